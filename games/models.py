@@ -1,0 +1,240 @@
+"""What happened in a game: options, seats, the seed, the seeded deals and the move log.
+
+The state of a game is what the engine computes from the seed and the move log. The
+``snapshot`` column on :class:`Game` is a cache kept in step with the log inside the same
+transaction, so a move does not replay the whole game; it is never the only truth
+(``manage.py verify_games`` checks it against a full replay).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+
+SEAT_POSITIONS = (0, 1, 2, 3)
+
+
+def new_public_id() -> str:
+    """A short, unguessable id for URLs (``g_`` + 10 URL-safe characters)."""
+    return "g_" + secrets.token_urlsafe(8)[:10]
+
+
+class Team(models.Model):
+    """A partnership of two players, kept across games for pair statistics.
+
+    The pair is unordered: it is stored with the lower player id first, so one pair has one row.
+    """
+
+    player_low = models.ForeignKey(
+        "accounts.Player", on_delete=models.PROTECT, related_name="+"
+    )
+    player_high = models.ForeignKey(
+        "accounts.Player", on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player_low", "player_high"], name="team_unique_pair"),
+            models.CheckConstraint(
+                condition=Q(player_low__lt=F("player_high")), name="team_pair_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_low} & {self.player_high}"
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    ACTIVE = "active", "Being played"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Game(models.Model):
+    """One game of 25 deals between four seats.
+
+    ``options`` holds what was chosen at creation: ``{"rated": bool, "time_control":
+    {...} | null}``; ``rated`` is mirrored in its own column so the ladder can filter on it.
+    """
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    status = models.CharField(
+        max_length=10, choices=GameStatus.choices, default=GameStatus.WAITING, db_index=True
+    )
+    options = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=False)
+    creator = models.ForeignKey(
+        "accounts.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_games",
+    )
+    # The seed stays secret until the game ends; the commitment (SHA-256 of it) is public.
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    first_dealer = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+
+    # Kept in step with the move log on every move (same transaction).
+    move_count = models.PositiveIntegerField(default=0)
+    to_act = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seat whose turn it is; empty unless active."
+    )
+    deal_number = models.PositiveSmallIntegerField(default=0)
+    snapshot = models.BinaryField(
+        null=True, blank=True, editable=False, help_text="Cached engine state (see games.snapshots)."
+    )
+
+    # The result, once finished: totals by team (team 0 = seats 0 and 2) and the winner
+    # (0, 1, or empty for a draw).
+    total_0 = models.IntegerField(null=True, blank=True)
+    total_1 = models.IntegerField(null=True, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    team_0 = models.ForeignKey(
+        Team, on_delete=models.PROTECT, null=True, blank=True, related_name="games_as_team_0"
+    )
+    team_1 = models.ForeignKey(
+        Team, on_delete=models.PROTECT, null=True, blank=True, related_name="games_as_team_1"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__in=[0, 1]), name="game_winner_team"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @property
+    def totals(self) -> tuple[int, int] | None:
+        if self.total_0 is None or self.total_1 is None:
+            return None
+        return (self.total_0, self.total_1)
+
+    @property
+    def time_control(self) -> dict[str, Any] | None:
+        tc = (self.options or {}).get("time_control")
+        return tc if isinstance(tc, dict) else None
+
+
+class Seat(models.Model):
+    """A player in a position (0..3) of a game; partners sit opposite (0 & 2, 1 & 3)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(0), MaxValueValidator(3)]
+    )
+    player = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="seats")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player"),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.position}: {self.player_id}"
+
+
+class SeededDeal(models.Model):
+    """One deal as the seed made it, stored for audit when the game reaches it.
+
+    ``hands`` are the four hands (card text) as held when bidding began; ``joker_swap`` is
+    ``{"seat", "discarded", "drawn"}`` or empty. Secret until the game ends.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    attempt = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    hand_size = models.PositiveSmallIntegerField()
+    upcard = models.CharField(max_length=3)
+    hands = models.JSONField()
+    joker_swap = models.JSONField(null=True, blank=True)
+    first_seq = models.PositiveIntegerField(help_text="The move count when this deal was dealt.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "first_seq", "number", "attempt"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "number", "attempt"], name="seeded_deal_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} deal {self.number}.{self.attempt}"
+
+
+class SubmittedBy(models.TextChoices):
+    PLAYER = "player", "The seat's player"
+    BOT = "bot", "A bot"
+    SYSTEM = "system", "The system (substitution)"
+
+
+class Move(models.Model):
+    """The append-only move log: ``seq`` runs 1, 2, 3, … per game with no gap.
+
+    ``action`` is the engine's JSON form ({"bid": 3} / {"card": "AS"}); ``action_code`` the
+    engine's int, used to replay. ``response`` is the body answered to the submitter, so a
+    retried request with the same ``idempotency_key`` gets the same answer.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    action_code = models.PositiveSmallIntegerField()
+    submitted_by = models.CharField(max_length=6, choices=SubmittedBy.choices)
+    actor = models.ForeignKey(
+        "accounts.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player (or bot) who made the move; empty for the system.",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The authenticated user who sent it, if any.",
+    )
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    response = models.JSONField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="move_unique_idempotency_key",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="move_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action}"
