@@ -1,0 +1,92 @@
+"""Typed engine errors with stable codes.
+
+Codes are identifiers that clients and tests rely on; messages are for people and never
+name a card that the actor could not see.
+
+>>> e = NotYourTurn("It is seat 2's turn.")
+>>> e.code, e.http_status
+('not_your_turn', 409)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngineError(Exception):
+    """Base of every engine error: ``code``, ``message``, ``extra`` and an HTTP status hint."""
+
+    code: str = "engine_error"
+    http_status: int = 400
+
+    def __init__(self, message: str, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra: dict[str, Any] = dict(extra) if extra else {}
+
+    def as_dict(self) -> dict[str, Any]:
+        """The project's one error shape."""
+        return {"code": self.code, "message": self.message, "extra": self.extra}
+
+
+class CardParseError(EngineError, ValueError):
+    code = "bad_card"
+
+
+class ActionParseError(EngineError, ValueError):
+    code = "bad_action"
+
+
+class BadSeed(EngineError, ValueError):
+    code = "bad_seed"
+
+
+class NotYourTurn(EngineError):
+    code = "not_your_turn"
+    http_status = 409
+
+
+class GameOver(EngineError):
+    code = "game_over"
+    http_status = 409
+
+
+class WrongPhase(EngineError):
+    code = "wrong_phase"
+    http_status = 409
+
+
+class IllegalMove(EngineError):
+    """Base of the errors for a move that the rules forbid."""
+
+    code = "illegal_move"
+
+
+class IllegalBid(IllegalMove):
+    code = "illegal_bid"
+
+
+class IllegalCard(IllegalMove):
+    code = "illegal_card"
+
+
+class MustFollowSuit(IllegalMove):
+    code = "must_follow_suit"
+
+
+class TrumpNotBroken(IllegalMove):
+    code = "trump_not_broken"
+
+
+class MustPlayHighestTrump(IllegalMove):
+    code = "must_play_highest_trump"
+
+
+class MustPlayLowestTrump(IllegalMove):
+    code = "must_play_lowest_trump"
+
+
+class BadRecord(EngineError, ValueError):
+    """A record that cannot be read at all (not the validator's rule findings)."""
+
+    code = "bad_record"
