@@ -53,3 +53,8 @@ class PermissionDeniedError(DomainError):
 class ConflictError(DomainError):
     code = "conflict"
     http_status = 409
+
+
+def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The one error shape, for code outside DRF (middleware, plain Django views)."""
+    return {"code": code, "message": message, "extra": dict(extra or {})}

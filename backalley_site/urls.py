@@ -7,3 +7,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
+
+# JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).
+handler400 = "backalley_site.error_views.bad_request"
+handler404 = "backalley_site.error_views.not_found"
+handler500 = "backalley_site.error_views.server_error"

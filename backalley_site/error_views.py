@@ -1,0 +1,36 @@
+"""Django's 404/500 handlers: JSON in the one error shape under /api/, HTML pages elsewhere."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+from backalley_site.errors import error_body
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            error_body("not_found", "There is nothing at this address.", {"path": request.path}),
+            status=404,
+        )
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            error_body("server_error", "Something went wrong on our side; it has been logged."),
+            status=500,
+        )
+    return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", "The request could not be read."), status=400)
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]

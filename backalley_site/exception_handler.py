@@ -1,0 +1,155 @@
+"""The DRF exception handler: every API error leaves in one shape.
+
+``{"code": "<stable id>", "message": "<for people>", "extra": {...}}``
+
+Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``. It renders
+
+* any exception carrying ``code`` (str), ``message`` and ``http_status`` (int) attributes,
+  such as :class:`backalley_site.errors.DomainError` and its subclasses (``extra`` is used
+  when present);
+* DRF's own exceptions (validation, authentication, permission, not found, parse errors,
+  405, 406, 415, throttling) with stable codes;
+* Django's ``Http404``, ``PermissionDenied``, ``ValidationError`` and ``RequestDataTooBig``.
+
+Anything else is a bug: it returns ``None`` so Django's 500 handling (and its logging) runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core import exceptions as django_exceptions
+from django.http import Http404
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from backalley_site.errors import DomainError, error_body
+
+# DRF's default codes, renamed where ours are clearer to clients.
+_CODE_RENAMES = {"parse_error": "malformed_json"}
+
+
+def _is_domain_like(exc: Exception) -> bool:
+    """Duck-typed: DomainError, or any error (an engine error wrapped by its app) shaped alike."""
+    return (
+        isinstance(getattr(exc, "code", None), str)
+        and isinstance(getattr(exc, "http_status", None), int)
+        and hasattr(exc, "message")
+    )
+
+
+def _flatten(detail: Any) -> Any:
+    """DRF's ErrorDetail tree to plain JSON: strings, lists, dicts."""
+    if isinstance(detail, dict):
+        return {str(k): _flatten(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten(v) for v in detail]
+    return str(detail)
+
+
+def _first_message(detail: Any, path: str = "") -> str:
+    """The first human message in a validation tree, prefixed by its field path."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            # Non-field errors are about the whole body: no prefix.
+            sub = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
+            return _first_message(value, sub)
+        return ""
+    if isinstance(detail, list):
+        return _first_message(detail[0], path) if detail else ""
+    text = str(detail)
+    return f"{path}: {text}" if path else text
+
+
+def _validation(detail: Any) -> tuple[str, dict[str, Any]]:
+    flat = _flatten(detail)
+    if isinstance(flat, dict):
+        extra: dict[str, Any] = {"fields": flat}
+    else:
+        extra = {"errors": flat if isinstance(flat, list) else [flat]}
+    first = _first_message(detail)
+    message = f"Invalid input: {first}" if first else "Invalid input."
+    return message, extra
+
+
+def _from_api_exception(exc: drf.APIException, context: dict[str, Any]) -> Response:
+    headers: dict[str, str] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = str(exc.auth_header)  # type: ignore[attr-defined]
+    wait = getattr(exc, "wait", None)
+    if wait:
+        headers["Retry-After"] = str(int(wait))
+
+    extra: dict[str, Any] = {}
+    if isinstance(exc, drf.ValidationError):
+        code = "invalid"
+        message, extra = _validation(exc.detail)
+    else:
+        codes = exc.get_codes()
+        raw = codes if isinstance(codes, str) else exc.default_code
+        code = _CODE_RENAMES.get(raw, raw)
+        message = str(exc.detail) if not isinstance(exc.detail, list | dict) else str(exc)
+        if isinstance(exc, drf.ParseError):
+            code = "malformed_json" if _is_json(context) else "malformed_body"
+        elif isinstance(exc, drf.MethodNotAllowed):
+            request = context.get("request")
+            if request is not None:
+                extra["method"] = request.method
+        elif isinstance(exc, drf.PermissionDenied) and message.startswith("CSRF Failed"):
+            # Session-authenticated writes need the CSRF token; API clients should use a token.
+            code = "csrf_failed"
+        elif isinstance(exc, drf.Throttled) and wait is not None:
+            extra["wait"] = wait
+    set_rollback()
+    return Response(error_body(code, message, extra), status=exc.status_code, headers=headers)
+
+
+def _is_json(context: dict[str, Any]) -> bool:
+    request = context.get("request")
+    content_type = getattr(request, "content_type", "") or ""
+    return "json" in content_type or not content_type
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Render ``exc`` as ``{"code", "message", "extra"}``; ``None`` for unexpected errors."""
+    if _is_domain_like(exc):
+        set_rollback()
+        extra = getattr(exc, "extra", None) or {}
+        status = exc.http_status  # type: ignore[attr-defined]
+        return Response(error_body(exc.code, str(exc.message), extra), status=status)  # type: ignore[attr-defined]
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, django_exceptions.PermissionDenied):
+        exc = drf.PermissionDenied(*exc.args)
+    elif isinstance(exc, django_exceptions.RequestDataTooBig):
+        return _too_big()
+    elif isinstance(exc, django_exceptions.SuspiciousOperation):
+        # e.g. too many form fields: the message names no secret, only the limit.
+        set_rollback()
+        return Response(error_body("bad_request", str(exc) or "Bad request."), status=400)
+    elif isinstance(exc, django_exceptions.ValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        exc = drf.ValidationError(detail)
+    if isinstance(exc, drf.APIException):
+        return _from_api_exception(exc, context)
+    return None
+
+
+def _too_big() -> Response:
+    set_rollback()
+    return Response(body_too_large_body(), status=413)
+
+
+def body_too_large_body() -> dict[str, Any]:
+    from django.conf import settings
+
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return error_body(
+        "body_too_large",
+        f"The request body is larger than the limit of {limit} bytes.",
+        {"limit": limit},
+    )
+
+
+__all__ = ["DomainError", "api_exception_handler", "body_too_large_body"]
