@@ -1,0 +1,86 @@
+"""Serializers of the bots API: input shapes are checked here, rules in bots.services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from bots.models import Bot, BotFault, BotKind, BotStatus
+
+
+class BotCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=30)
+    kind = serializers.ChoiceField(choices=BotKind.choices)
+    description = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default=""
+    )
+    strategy = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    params = serializers.DictField(required=False, default=dict)
+    webhook_url = serializers.CharField(
+        max_length=500, required=False, allow_blank=True, default=""
+    )
+
+
+class BotUpdateSerializer(serializers.Serializer):
+    description = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    strategy = serializers.CharField(max_length=40, required=False)
+    params = serializers.DictField(required=False)
+    webhook_url = serializers.CharField(max_length=500, required=False)
+    status = serializers.ChoiceField(choices=[BotStatus.ACTIVE, BotStatus.DISABLED], required=False)
+
+
+class BotSerializer(serializers.ModelSerializer):
+    """A bot as its owner sees it. The webhook secret never appears here."""
+
+    name = serializers.CharField(source="player.name")
+    player_id = serializers.IntegerField(source="player.pk")
+    faults = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bot
+        fields = [
+            "name",
+            "player_id",
+            "kind",
+            "description",
+            "strategy",
+            "params",
+            "webhook_url",
+            "status",
+            "consecutive_faults",
+            "suspended_at",
+            "secret_rotated_at",
+            "created_at",
+            "updated_at",
+            "faults",
+        ]
+
+    def get_faults(self, bot: Bot) -> int:
+        return bot.faults.count()
+
+
+class BotWithSecretSerializer(BotSerializer):
+    """Answered once, at registration and rotation: the only time the secret is shown."""
+
+    secret = serializers.SerializerMethodField()
+
+    class Meta(BotSerializer.Meta):
+        fields = [*BotSerializer.Meta.fields, "secret"]
+
+    def get_secret(self, bot: Bot) -> str | None:
+        secret: Any = self.context.get("secret")
+        return secret
+
+
+class BotFaultSerializer(serializers.ModelSerializer):
+    game = serializers.CharField(source="game.public_id", allow_null=True, default=None)
+
+    class Meta:
+        model = BotFault
+        fields = ["id", "kind", "detail", "game", "seq", "created_at"]
+
+
+class StrategySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    params = serializers.DictField()

@@ -1,0 +1,85 @@
+"""How a hosted bot (and the house substitute for a faulty webhook bot) picks its action.
+
+One small interface over the built-in strategies of ``games.strategies``, so the task code
+never depends on how a strategy is written: :func:`choose_action` takes the engine state
+and the seat and returns a legal action int. Strategies see only what the seat may see;
+that guarantee lives in ``games.strategies`` (they receive the seat and decide from its view).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from backalley_site.errors import DomainError
+
+HOUSE_STRATEGY = "heuristic"
+
+
+class StrategyError(DomainError):
+    code = "bad_strategy"
+    http_status = 400
+
+
+def _strategies_module() -> Any | None:
+    try:
+        from games import strategies
+    except ImportError:
+        return None
+    return strategies
+
+
+def available_strategies() -> dict[str, dict[str, Any]]:
+    """Name -> description of the accepted ``params`` ({param: default})."""
+    module = _strategies_module()
+    if module is not None and hasattr(module, "available"):
+        return dict(module.available())
+    return {"random": {}}
+
+
+def validate(strategy: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The params to store for ``strategy``; raises ``bad_strategy`` / ``bad_params``."""
+    known = available_strategies()
+    if strategy not in known:
+        raise StrategyError(
+            message=f"Unknown strategy {strategy!r}; choose one of {', '.join(sorted(known))}.",
+            extra={"strategy": strategy, "available": sorted(known)},
+        )
+    if params is None:
+        params = {}
+    if not isinstance(params, Mapping):
+        raise DomainError("bad_params", "The params are a JSON object.", extra={})
+    module = _strategies_module()
+    if module is not None and hasattr(module, "validate_params"):
+        try:
+            return dict(module.validate_params(strategy, dict(params)))
+        except (ValueError, TypeError) as exc:
+            raise DomainError("bad_params", str(exc), extra={"strategy": strategy}) from exc
+    spec = known[strategy]
+    unknown = sorted(set(params) - set(spec))
+    if unknown:
+        raise DomainError(
+            "bad_params",
+            f"Strategy {strategy!r} takes no parameter {', '.join(unknown)}.",
+            extra={"strategy": strategy, "unknown": unknown, "accepted": sorted(spec)},
+        )
+    return dict(params)
+
+
+def turn_seed(game_id: int, seq: int, seat: int) -> int:
+    """A reproducible seed per turn, so a replayed task makes the same choice."""
+    digest = hashlib.sha256(f"{game_id}:{seq}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def choose_action(
+    strategy: str, params: Mapping[str, Any], state: Any, seat: int, rng_seed: int
+) -> int:
+    """A legal action for ``seat`` in ``state`` (the engine's GameState; not mutated)."""
+    module = _strategies_module()
+    if module is not None and hasattr(module, "choose_action"):
+        return int(module.choose_action(strategy, dict(params), state, seat, rng_seed))
+    # Until the built-in strategies exist: a uniformly random legal action.
+    return random.Random(rng_seed).choice(list(state.legal_actions()))

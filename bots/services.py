@@ -1,0 +1,190 @@
+"""Writes for bots: registration, updates, secret rotation, removal and the fault log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.services import bot_player_create, player_name_check
+from backalley_site.errors import DomainError
+from bots import brain, netguard, signing, webhook
+from bots.models import Bot, BotFault, BotKind, BotStatus
+
+
+class WebhookPingFailed(DomainError):
+    code = "webhook_ping_failed"
+    http_status = 400
+
+
+class BotFieldError(DomainError):
+    code = "bad_bot"
+    http_status = 400
+
+
+def bot_secret(bot: Bot) -> str:
+    """The webhook secret, recomputed from the server key and the stored nonce."""
+    return signing.derive_secret(settings.BOTS_WEBHOOK_KEY, bot.secret_nonce)
+
+
+def _checked_ping(url: str, secret: str) -> str:
+    """Refuse a URL that is not allowed or whose owner does not answer the signed ping."""
+    netguard.check_url(url)
+    try:
+        webhook.ping(url, secret)
+    except webhook.WebhookFault as exc:
+        raise WebhookPingFailed(
+            message=f"The verification ping to the webhook failed ({exc.kind}): {exc.detail}",
+            extra={"fault": exc.kind},
+        ) from exc
+    return url
+
+
+def _check_fields(kind: str, strategy: str, params: Any, webhook_url: str) -> dict[str, Any]:
+    if kind not in BotKind.values:
+        raise BotFieldError(
+            message=f"A bot's kind is one of {', '.join(BotKind.values)}.", extra={"kind": kind}
+        )
+    if kind == BotKind.HOSTED:
+        if webhook_url:
+            raise BotFieldError(message="A hosted bot has no webhook_url.", extra={})
+        return {"strategy": strategy, "params": brain.validate(strategy, params)}
+    if strategy or params:
+        raise BotFieldError(message=f"A {kind} bot has no strategy or params.", extra={})
+    if kind == BotKind.WEBHOOK:
+        if not webhook_url:
+            raise BotFieldError(message="A webhook bot needs a webhook_url.", extra={})
+        return {"webhook_url": webhook_url}
+    if webhook_url:
+        raise BotFieldError(message="An api bot has no webhook_url.", extra={})
+    return {}
+
+
+def bot_create(
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    kind: str,
+    description: str = "",
+    strategy: str = "",
+    params: dict[str, Any] | None = None,
+    webhook_url: str = "",
+) -> tuple[Bot, str | None]:
+    """Register a bot; returns it and, for a webhook bot, its secret (shown only this once).
+
+    Everything is checked (name, fields, URL, the signed ping) before anything is written.
+    """
+    name = player_name_check(name)
+    fields = _check_fields(kind, strategy, params, webhook_url)
+    secret = None
+    if kind == BotKind.WEBHOOK:
+        fields["secret_nonce"] = signing.new_nonce()
+        fields["secret_rotated_at"] = timezone.now()
+        secret = signing.derive_secret(settings.BOTS_WEBHOOK_KEY, fields["secret_nonce"])
+        # The ping runs outside any transaction: no row is locked while we wait on the network.
+        _checked_ping(webhook_url, secret)
+    with transaction.atomic():
+        player = bot_player_create(owner=owner, name=name)
+        bot = Bot.objects.create(player=player, kind=kind, description=description, **fields)
+    return bot, secret
+
+
+def bot_update(
+    *,
+    bot: Bot,
+    description: str | None = None,
+    strategy: str | None = None,
+    params: dict[str, Any] | None = None,
+    webhook_url: str | None = None,
+    status: str | None = None,
+) -> Bot:
+    """Change what the owner may change; the kind and the name stay. Nothing is written on error."""
+    changes: dict[str, Any] = {}
+    if description is not None:
+        changes["description"] = description
+    if strategy is not None or params is not None:
+        if bot.kind != BotKind.HOSTED:
+            raise BotFieldError(message=f"A {bot.kind} bot has no strategy or params.", extra={})
+        new_strategy = strategy if strategy is not None else bot.strategy
+        new_params = params if params is not None else (bot.params if strategy is None else {})
+        changes["strategy"] = new_strategy
+        changes["params"] = brain.validate(new_strategy, new_params)
+    if webhook_url is not None and webhook_url != bot.webhook_url:
+        if bot.kind != BotKind.WEBHOOK:
+            raise BotFieldError(message=f"A {bot.kind} bot has no webhook_url.", extra={})
+        changes["webhook_url"] = _checked_ping(webhook_url, bot_secret(bot))
+    if status is not None and status != bot.status:
+        if status not in (BotStatus.ACTIVE, BotStatus.DISABLED):
+            raise BotFieldError(
+                message="The owner may set a bot's status to 'active' or 'disabled'.",
+                extra={"status": status},
+            )
+        changes["status"] = status
+        if status == BotStatus.ACTIVE:
+            changes["consecutive_faults"] = 0
+            changes["suspended_at"] = None
+    if changes:
+        changes["updated_at"] = timezone.now()
+        Bot.objects.filter(pk=bot.pk).update(**changes)
+        bot.refresh_from_db()
+    return bot
+
+
+def bot_rotate_secret(*, bot: Bot) -> tuple[Bot, str]:
+    """Draw a new webhook secret; the old one stops working at once. Returns the new one."""
+    if bot.kind != BotKind.WEBHOOK:
+        raise BotFieldError(message="Only webhook bots have a secret.", extra={})
+    nonce = signing.new_nonce()
+    Bot.objects.filter(pk=bot.pk).update(
+        secret_nonce=nonce, secret_rotated_at=timezone.now(), updated_at=timezone.now()
+    )
+    bot.refresh_from_db()
+    return bot, bot_secret(bot)
+
+
+def bot_remove(*, bot: Bot) -> str:
+    """Delete a bot that never sat at a table; disable one that did (its games keep its name).
+
+    Returns ``"deleted"`` or ``"disabled"``.
+    """
+    from games.models import Seat
+
+    with transaction.atomic():
+        if Seat.objects.filter(player_id=bot.player_id).exists():
+            Bot.objects.filter(pk=bot.pk).update(
+                status=BotStatus.DISABLED, updated_at=timezone.now()
+            )
+            return "disabled"
+        bot.player.delete()
+    return "deleted"
+
+
+def fault_record(
+    *, bot_id: int, kind: str, detail: str, game_id: int | None, seq: int | None
+) -> BotFault | None:
+    """Log a fault once per turn and suspend the bot after N consecutive faults.
+
+    Returns None when this turn's fault was already logged (a redelivered task).
+    """
+    limit = int(getattr(settings, "BOTS_MAX_CONSECUTIVE_FAULTS", 5))
+    try:
+        with transaction.atomic():
+            fault = BotFault.objects.create(
+                bot_id=bot_id, kind=kind, detail=detail[:500], game_id=game_id, seq=seq
+            )
+            Bot.objects.filter(pk=bot_id).update(consecutive_faults=F("consecutive_faults") + 1)
+            Bot.objects.filter(
+                pk=bot_id, status=BotStatus.ACTIVE, consecutive_faults__gte=limit
+            ).update(status=BotStatus.SUSPENDED, suspended_at=timezone.now())
+    except IntegrityError:
+        return None
+    return fault
+
+
+def fault_streak_reset(*, bot_id: int) -> None:
+    """A good answer ends the streak of consecutive faults."""
+    Bot.objects.filter(pk=bot_id, consecutive_faults__gt=0).update(consecutive_faults=0)

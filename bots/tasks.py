@@ -1,0 +1,27 @@
+"""Celery tasks for bots: thin wrappers that take ids and call :mod:`bots.turns`."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from bots import turns
+
+
+@shared_task(
+    name="bots.tasks.play_bot_turn",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=20,
+    time_limit=30,
+    # Only transient database trouble is retried; a bug is not hidden behind retries.
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=5,
+    retry_backoff=0.2,
+    retry_backoff_max=5,
+    retry_jitter=True,
+    ignore_result=True,
+)
+def play_bot_turn(game_id: int, expected_seq: int) -> str:
+    """Play the hosted or webhook bot to act in ``game_id`` at move ``expected_seq``."""
+    return turns.play_turn(game_id=game_id, expected_seq=expected_seq)

@@ -1,0 +1,114 @@
+"""Playing one bot turn: re-read the game, decide, submit through the games service.
+
+Called by the Celery task with ids only. Every step is safe to repeat: a turn already
+played (the game's move count moved on) is left alone, and the move is submitted with an
+idempotency key derived from (game, seq), so a redelivered task can never apply it twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from bots import brain, selectors, services, webhook
+from bots.models import Bot, BotKind, BotStatus
+from games import statecache
+from games.engine.actions import action_str
+from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
+from games.models import Game, GameStatus, SubmittedBy
+from games.services import move_submit
+
+logger = logging.getLogger(__name__)
+
+
+def idempotency_key(game_id: int, seq: int) -> str:
+    return f"bot-turn:{game_id}:{seq}"
+
+
+def turn_payload(game: Game, seat: int, state: Any, deadline_s: float) -> dict[str, Any]:
+    """What a webhook bot is sent: only what its seat may see (the engine's seat view)."""
+    deadline = timezone.now() + timedelta(seconds=deadline_s)
+    return {
+        "type": "turn",
+        "game": game.public_id,
+        "seat": seat,
+        "seq": game.move_count,
+        "view": state.view(seat),
+        "legal_actions": [action_str(a) for a in state.legal_actions()],
+        "deadline": deadline.isoformat(),
+        "deadline_ms": int(deadline_s * 1000),
+    }
+
+
+def _webhook_action(bot: Bot, game: Game, seat: int, state: Any) -> int | None:
+    """The webhook's legal answer, or None after recording the fault."""
+    timeout_s = webhook.turn_timeout_s()
+    payload = turn_payload(game, seat, state, timeout_s)
+    try:
+        reply = webhook.post_signed(
+            bot.webhook_url, services.bot_secret(bot), payload, timeout_s=timeout_s
+        )
+        action = webhook.parse_answer(reply.body, state.legal_actions())
+    except webhook.WebhookFault as fault:
+        logger.info(
+            "bot %s fault %s at %s#%s", bot.player.name, fault.kind, game.pk, game.move_count
+        )
+        services.fault_record(
+            bot_id=bot.pk,
+            kind=fault.kind,
+            detail=fault.detail,
+            game_id=game.pk,
+            seq=game.move_count,
+        )
+        return None
+    services.fault_streak_reset(bot_id=bot.pk)
+    return action
+
+
+def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
+    """The action for the bot's seat and who is credited (``bot`` or ``system``)."""
+    seed = brain.turn_seed(game.pk, game.move_count, seat)
+    if bot.kind == BotKind.HOSTED:
+        return brain.choose_action(bot.strategy, bot.params, state.clone(), seat, seed), "bot"
+    if bot.status == BotStatus.ACTIVE:
+        action = _webhook_action(bot, game, seat, state)
+        if action is not None:
+            return action, "bot"
+    # A fault, or a suspended/disabled webhook bot: the house strategy plays so the game goes on.
+    return brain.choose_action(brain.HOUSE_STRATEGY, {}, state.clone(), seat, seed), "system"
+
+
+def play_turn(*, game_id: int, expected_seq: int) -> str:
+    """Play the bot seat to act at ``expected_seq``; returns what happened (for logs and tests)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return "no_game"
+    if game.status != GameStatus.ACTIVE or game.to_act is None:
+        return "not_active"
+    if game.move_count != expected_seq:
+        return "already_played"
+    seat = game.to_act
+    bot = selectors.worker_bot_at_seat(game.pk, seat)
+    if bot is None:
+        return "not_a_bot"
+    state = statecache.state_for(game)
+    if state.move_count != expected_seq or state.seat_to_act != seat:
+        return "already_played"
+    action, credited = decide(bot, game, seat, state)
+    try:
+        move_submit(
+            game_id=game.pk,
+            seats=[seat],
+            action=action,
+            expected_seq=expected_seq,
+            idempotency_key=idempotency_key(game.pk, expected_seq),
+            submitted_by=SubmittedBy.BOT if credited == "bot" else SubmittedBy.SYSTEM,
+            actor=bot.player if credited == "bot" else None,
+        )
+    except (StaleState, NotYourTurn, GameOver, IdempotencyKeyReused):
+        # Someone (a redelivered copy of this task) played this turn meanwhile.
+        return "already_played"
+    return "played" if credited == "bot" else "substituted"

@@ -1,0 +1,145 @@
+"""Calling a webhook bot: a signed POST with a tight deadline, and a strict reading of the answer.
+
+Every way an answer can fail becomes a :class:`WebhookFault` with a kind from
+:class:`bots.models.FaultKind`; the caller then lets the house strategy play the move.
+The request goes to an address that :func:`bots.netguard.check_url` has just checked, with
+the original host in the ``Host`` header (and as the TLS server name), so a DNS answer that
+changes between the check and the connection cannot steer the call to a private address.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from django.conf import settings
+
+from bots import netguard, signing
+from bots.models import FaultKind
+from games.engine.actions import action_from_json, action_str, parse_action
+from games.engine.errors import EngineError
+
+MAX_ANSWER_BYTES = 16 * 1024
+USER_AGENT = "BackAlleyClub-Webhook/1"
+
+
+class WebhookFault(Exception):
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail[:500]
+
+
+@dataclass(frozen=True)
+class WebhookReply:
+    body: dict[str, Any]
+    elapsed_s: float
+
+
+def turn_timeout_s() -> float:
+    return float(getattr(settings, "BOTS_WEBHOOK_TIMEOUT_S", 3.0))
+
+
+def _pinned_request(checked: netguard.CheckedUrl) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """URL rewritten to the checked address, plus the Host header and TLS server name."""
+    address = checked.addresses[0]
+    host_part = f"[{address}]" if ":" in address else address
+    default_port = 443 if checked.scheme == "https" else 80
+    netloc_host = checked.host if ":" not in checked.host else f"[{checked.host}]"
+    host_header = netloc_host if checked.port == default_port else f"{netloc_host}:{checked.port}"
+    rest = checked.url.split("://", 1)[1]
+    path = rest[rest.find("/") :] if "/" in rest else "/"
+    url = f"{checked.scheme}://{host_part}:{checked.port}{path}"
+    extensions = {"sni_hostname": checked.host} if checked.scheme == "https" else {}
+    return url, {"Host": host_header}, extensions
+
+
+def post_signed(
+    url: str, secret: str, payload: dict[str, Any], *, timeout_s: float
+) -> WebhookReply:
+    """POST ``payload`` signed; return the JSON object answered, or raise a WebhookFault."""
+    try:
+        checked = netguard.check_url(url)
+    except netguard.WebhookUrlError as exc:
+        raise WebhookFault(FaultKind.REFUSED_URL, exc.message) from exc
+    body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+    headers = signing.signed_headers(secret, body)
+    headers["User-Agent"] = USER_AGENT
+    pinned_url, host_header, extensions = _pinned_request(checked)
+    headers.update(host_header)
+    timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 1.0))
+    started = time.monotonic()
+    try:
+        with (
+            httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+            client.stream(
+                "POST", pinned_url, content=body, headers=headers, extensions=extensions
+            ) as response,
+        ):
+            raw = b""
+            for chunk in response.iter_bytes():
+                raw += chunk
+                if len(raw) > MAX_ANSWER_BYTES:
+                    raise WebhookFault(FaultKind.MALFORMED, "The answer is too large.")
+                if time.monotonic() - started > timeout_s:
+                    raise WebhookFault(FaultKind.TIMEOUT, f"No answer within {timeout_s:g} s.")
+            status = response.status_code
+    except httpx.TimeoutException as exc:
+        raise WebhookFault(FaultKind.TIMEOUT, f"No answer within {timeout_s:g} s.") from exc
+    except httpx.HTTPError as exc:
+        raise WebhookFault(FaultKind.UNREACHABLE, f"{type(exc).__name__}: {exc}") from exc
+    elapsed = time.monotonic() - started
+    if elapsed > timeout_s:
+        raise WebhookFault(
+            FaultKind.TIMEOUT, f"Answered after {elapsed:.2f} s (> {timeout_s:g} s)."
+        )
+    if not 200 <= status < 300:
+        raise WebhookFault(FaultKind.HTTP_STATUS, f"Answered HTTP {status}.")
+    try:
+        answer = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise WebhookFault(FaultKind.MALFORMED, "The answer is not JSON.") from exc
+    if not isinstance(answer, dict):
+        raise WebhookFault(FaultKind.MALFORMED, "The answer is not a JSON object.")
+    return WebhookReply(body=answer, elapsed_s=elapsed)
+
+
+def parse_answer(answer: dict[str, Any], legal: Iterable[int]) -> int:
+    """The action in ``{"action": "AS"}`` (or ``{"action": {"card": "AS"}}``), if legal."""
+    if "action" not in answer:
+        raise WebhookFault(FaultKind.MALFORMED, 'The answer has no "action".')
+    value = answer["action"]
+    try:
+        if isinstance(value, str):
+            action = parse_action(value)
+        elif isinstance(value, dict):
+            action = action_from_json(value)
+        else:
+            raise WebhookFault(FaultKind.MALFORMED, 'The "action" is neither text nor an object.')
+    except EngineError as exc:
+        raise WebhookFault(FaultKind.MALFORMED, f"Not an action: {exc.message}") from exc
+    legal_set = set(legal)
+    if action not in legal_set:
+        raise WebhookFault(
+            FaultKind.ILLEGAL,
+            # Only the bot's own answer is named: a fault log must not reveal a hand.
+            f"{action_str(action)!r} is not a legal action at this turn.",
+        )
+    return action
+
+
+def ping(url: str, secret: str, *, timeout_s: float | None = None) -> None:
+    """The registration check: the bot must echo the challenge of a signed ping."""
+    challenge = signing.new_nonce()
+    reply = post_signed(
+        url,
+        secret,
+        {"type": "ping", "challenge": challenge},
+        timeout_s=timeout_s if timeout_s is not None else turn_timeout_s(),
+    )
+    if reply.body.get("challenge") != challenge:
+        raise WebhookFault(FaultKind.MALFORMED, "The ping answer did not echo the challenge.")
