@@ -59,3 +59,55 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (bot)" if self.is_bot else self.name
+
+
+class Scope(models.TextChoices):
+    """What a personal API token may do."""
+
+    READ = "read", "Read games, records and standings"
+    PLAY = "play", "Make moves and manage games as the token's owner"
+    BOT = "bot", "Register bots and play the seats of the owner's bots"
+
+
+ALL_SCOPES: frozenset[str] = frozenset(Scope.values)
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only a SHA-256 hash of the secret is stored.
+
+    The secret is shown once, when the token is made; ``prefix`` (its first characters)
+    lets its owner recognise it in a list. A token restricted to one bot (``bot``) acts
+    only for that bot's seats.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    scopes = models.JSONField(default=list, help_text="A subset of read, play, bot.")
+    bot = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="api_tokens",
+        help_text="If set, the token acts only for this bot.",
+    )
+    prefix = models.CharField(max_length=16, help_text="The token's first characters.")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"], name="apitoken_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in self.scopes

@@ -88,3 +88,45 @@ def player_for_user(user: AbstractBaseUser | AnonymousUser) -> Player:
     raise DomainError(
         "name_taken", "Could not find a free player name; choose one.", http_status=409
     )
+
+
+def account_signup(*, username: str, password: str, name: str) -> Player:
+    """Create a site account and its player together, or nothing at all.
+
+    Raises ``invalid`` (with field messages in ``extra["fields"]``), ``username_taken`` or
+    ``name_taken``.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    user_model = get_user_model()
+    username = (username or "").strip()
+    fields: dict[str, list[str]] = {}
+    try:
+        user_model._meta.get_field("username").run_validators(username)
+        if not username:
+            raise ValidationError("A username is required.")
+    except ValidationError as exc:
+        fields["username"] = list(exc.messages)
+    try:
+        validate_password(password, user_model(username=username))
+    except ValidationError as exc:
+        fields["password"] = list(exc.messages)
+    if fields:
+        first = next(iter(fields.items()))
+        raise DomainError(
+            "invalid", f"Invalid input: {first[0]}: {first[1][0]}", extra={"fields": fields}
+        )
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise DomainError("username_taken", f"The username {username!r} is taken.", http_status=409)
+    name = player_name_check(name)
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=username, password=password)
+            return player_create(user=user, name=name)
+    except IntegrityError as exc:
+        # Lost a race with another sign-up for the same username.
+        raise DomainError(
+            "username_taken", f"The username {username!r} is taken.", http_status=409
+        ) from exc

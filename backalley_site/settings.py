@@ -101,6 +101,11 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # Every API error leaves as {"code", "message", "extra"} (backalley_site/errors.py).
     "EXCEPTION_HANDLER": "backalley_site.exception_handler.api_exception_handler",
+    # Personal API tokens (Authorization: Bearer bac_...) first, then the site's session.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {

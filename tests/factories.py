@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+
 import factory
 from django.contrib.auth import get_user_model
 
-from accounts.models import Player
+from accounts.models import ApiToken, Player
+from accounts.tokens import PREFIX_SHOWN, TOKEN_PREFIX, token_hash
 
 User = get_user_model()
 PASSWORD = "correct-horse-battery-staple"
@@ -41,3 +44,30 @@ class BotPlayerFactory(PlayerFactory):
     user = None
     is_bot = True
     owner = factory.SubFactory(UserFactory)
+
+
+class ApiTokenFactory(factory.django.DjangoModelFactory):
+    """An API token; its plain secret is on the instance as ``.secret`` (never stored)."""
+
+    class Meta:
+        model = ApiToken
+
+    user = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"token {n}")
+    scopes = factory.LazyFunction(lambda: ["bot", "play", "read"])
+    bot = None
+    secret = factory.LazyFunction(lambda: TOKEN_PREFIX + secrets.token_urlsafe(32))
+    prefix = factory.LazyAttribute(lambda o: o.secret[:PREFIX_SHOWN])
+    key_hash = factory.LazyAttribute(lambda o: token_hash(o.secret))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):  # type: ignore[no-untyped-def]
+        secret = kwargs.pop("secret")
+        token = super()._create(model_class, *args, **kwargs)
+        token.secret = secret
+        return token
+
+
+def auth_header(token: ApiToken) -> dict[str, str]:
+    """``client.get(url, **auth_header(token))`` sends ``Authorization: Bearer <secret>``."""
+    return {"HTTP_AUTHORIZATION": f"Bearer {token.secret}"}  # type: ignore[attr-defined]

@@ -1,0 +1,83 @@
+"""Serializers for the accounts API (shapes only: the rules live in services)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from accounts.models import ApiToken, Player, Scope
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "is_bot", "created_at"]
+
+
+class TokenSerializer(serializers.ModelSerializer):
+    bot = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+    active = serializers.BooleanField(source="is_active", read_only=True)
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=Scope.choices))
+
+    class Meta:
+        model = ApiToken
+        fields = [
+            "id",
+            "name",
+            "scopes",
+            "bot",
+            "prefix",
+            "active",
+            "created_at",
+            "last_used_at",
+            "revoked_at",
+        ]
+
+
+class TokenCreatedSerializer(TokenSerializer):
+    token = serializers.CharField(
+        help_text="The secret token. It is shown only in this response: keep it now."
+    )
+
+    class Meta(TokenSerializer.Meta):
+        fields = [*TokenSerializer.Meta.fields, "token"]
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Scope.choices), allow_empty=False
+    )
+    bot = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="The name of one of your bots: the token then acts only for that bot.",
+    )
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    player = PlayerSerializer()
+    bots = PlayerSerializer(many=True)
+    auth = serializers.ChoiceField(choices=["session", "token"])
+    scopes = serializers.ListField(child=serializers.CharField())
+    token = TokenSerializer(allow_null=True)
+
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    name = serializers.CharField(max_length=30, help_text="Your public player name.")
+    token_name = serializers.CharField(max_length=100, default="first token")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Scope.choices),
+        allow_empty=False,
+        default=["read", "play"],
+    )
+
+
+class SignupResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    player = PlayerSerializer()
+    token = TokenCreatedSerializer()

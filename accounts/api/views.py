@@ -1,0 +1,132 @@
+"""The accounts API: who am I, personal tokens, and sign-up for API-only clients."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.api.serializers import (
+    MeSerializer,
+    SignupResultSerializer,
+    SignupSerializer,
+    TokenCreatedSerializer,
+    TokenCreateSerializer,
+    TokenSerializer,
+)
+from accounts.models import Player
+from accounts.permissions import request_scopes, request_token
+from accounts.selectors import player_get_by_name
+from accounts.services import account_signup, player_for_user
+from accounts.tokens import token_create, token_list, token_revoke
+from backalley_site.api_schema import ErrorSerializer
+from backalley_site.errors import DomainError
+
+ERRORS = {
+    400: ErrorSerializer,
+    401: ErrorSerializer,
+    403: ErrorSerializer,
+    404: ErrorSerializer,
+    409: ErrorSerializer,
+}
+
+
+class SessionOnly(permissions.BasePermission):
+    """Token management needs the site session: a leaked token cannot mint or revoke others."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if not (request.user and request.user.is_authenticated):
+            return False
+        if request_token(request) is not None:
+            raise DomainError(
+                "session_required",
+                "Manage API tokens while logged in to the site, not with a token.",
+                http_status=403,
+            )
+        return True
+
+
+class TokenListCreateView(generics.ListAPIView):
+    """List your API tokens (newest first), or make one: its secret is shown only once."""
+
+    permission_classes = [SessionOnly]
+    serializer_class = TokenSerializer
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return token_list(user=self.request.user)
+
+    @extend_schema(request=TokenCreateSerializer, responses={201: TokenCreatedSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = TokenCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot: Player | None = None
+        if data.validated_data.get("bot"):
+            bot = player_get_by_name(data.validated_data["bot"])
+        token, secret = token_create(
+            user=request.user,
+            name=data.validated_data["name"],
+            scopes=data.validated_data["scopes"],
+            bot=bot,
+        )
+        body = TokenSerializer(token).data
+        body["token"] = secret
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TokenRevokeView(APIView):
+    permission_classes = [SessionOnly]
+
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Revoked."), **ERRORS})
+    def delete(self, request: Request, token_id: int) -> Response:
+        """Revoke one of your tokens: it stops working at once. Revoking twice is harmless."""
+        token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: MeSerializer, **ERRORS})
+    def get(self, request: Request) -> Response:
+        """The caller: account, player, bots, and how this request was authenticated."""
+        player = player_for_user(request.user)
+        token = request_token(request)
+        body = {
+            "id": request.user.pk,
+            "username": request.user.get_username(),
+            "player": player,
+            "bots": Player.objects.filter(owner=request.user, is_bot=True).order_by("name"),
+            "auth": "token" if token else "session",
+            "scopes": sorted(request_scopes(request)),
+            "token": token,
+        }
+        return Response(MeSerializer(body).data)
+
+
+class SignupView(APIView):
+    """Make an account, its player and a first API token in one step (for API-only clients)."""
+
+    authentication_classes: list[type[SessionAuthentication]] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=SignupSerializer, responses={201: SignupResultSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        data = SignupSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        with transaction.atomic():
+            player = account_signup(username=v["username"], password=v["password"], name=v["name"])
+            token, secret = token_create(user=player.user, name=v["token_name"], scopes=v["scopes"])
+        token_body = TokenSerializer(token).data
+        token_body["token"] = secret
+        body = {
+            "id": player.user.pk,
+            "username": player.user.get_username(),
+            "player": player,
+            "token": token_body,
+        }
+        return Response(SignupResultSerializer(body).data, status=status.HTTP_201_CREATED)
