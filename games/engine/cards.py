@@ -40,11 +40,11 @@ _NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("LB", "B
 _BY_NAME: dict[str, int] = {name: i for i, name in enumerate(_NAMES)}
 
 # mask -> card list, one 13-bit suit at a time (legal-move lists are built from these).
-_SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
     for s in range(4)
 )
-_JOKER_LISTS: tuple[tuple[int, ...], ...] = ((), (LB,), (BB,), (LB, BB))
+JOKER_LISTS: tuple[tuple[int, ...], ...] = ((), (LB,), (BB,), (LB, BB))
 
 
 def card_str(card: int) -> str:
@@ -101,11 +101,11 @@ def card_mask(cards: Iterable[int]) -> int:
 def mask_to_cards(mask: int) -> list[int]:
     """Cards of a mask in ascending index order."""
     return [
-        *_SUIT_LISTS[0][mask & 0x1FFF],
-        *_SUIT_LISTS[1][mask >> 13 & 0x1FFF],
-        *_SUIT_LISTS[2][mask >> 26 & 0x1FFF],
-        *_SUIT_LISTS[3][mask >> 39 & 0x1FFF],
-        *_JOKER_LISTS[mask >> 52 & 3],
+        *SUIT_LISTS[0][mask & 0x1FFF],
+        *SUIT_LISTS[1][mask >> 13 & 0x1FFF],
+        *SUIT_LISTS[2][mask >> 26 & 0x1FFF],
+        *SUIT_LISTS[3][mask >> 39 & 0x1FFF],
+        *JOKER_LISTS[mask >> 52 & 3],
     ]
 
 

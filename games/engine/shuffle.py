@@ -13,13 +13,13 @@ of a no-trump deal (§3). The engine never makes seeds.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import struct
 from dataclasses import dataclass
 
 from games.engine.cards import BB, LB
 from games.engine.errors import BadSeed
 
+_BITS = tuple(1 << c for c in range(54))
 _HEX = frozenset("0123456789abcdef")
 _U32X8 = struct.Struct(">8I")
 
@@ -36,13 +36,31 @@ def commitment(seed_hex: str) -> str:
     return hashlib.sha256(check_seed(seed_hex)).hexdigest()
 
 
+class HmacKey:
+    """HMAC-SHA256 with the key's pads hashed once: a game hashes seven blocks per deal."""
+
+    __slots__ = ("inner", "outer")
+
+    def __init__(self, key: bytes) -> None:
+        padded = key.ljust(64, b"\0")
+        self.inner = hashlib.sha256(bytes(b ^ 0x36 for b in padded))
+        self.outer = hashlib.sha256(bytes(b ^ 0x5C for b in padded))
+
+    def block(self, msg: bytes) -> bytes:
+        i = self.inner.copy()
+        i.update(msg)
+        o = self.outer.copy()
+        o.update(i.digest())
+        return o.digest()
+
+
 class _Stream:
     """HMAC-SHA256(seed, label ‖ counter) blocks read as big-endian u32s."""
 
     __slots__ = ("_mac", "_label", "_counter", "_buf", "_pos")
 
     def __init__(self, key: bytes, label: str) -> None:
-        self._mac = hmac.new(key, digestmod=hashlib.sha256)
+        self._mac = HmacKey(key)
         self._label = label.encode("ascii")
         self._counter = 0
         self._buf: tuple[int, ...] = ()
@@ -50,10 +68,9 @@ class _Stream:
 
     def _next_u32(self) -> int:
         if self._pos == 8:
-            mac = self._mac.copy()
-            mac.update(self._label + self._counter.to_bytes(4, "big"))
+            block = self._mac.block(self._label + self._counter.to_bytes(4, "big"))
             self._counter += 1
-            self._buf = _U32X8.unpack(mac.digest())
+            self._buf = _U32X8.unpack(block)
             self._pos = 0
         u = self._buf[self._pos]
         self._pos += 1
@@ -72,12 +89,45 @@ def first_dealer(seed_hex: str) -> int:
     return _Stream(check_seed(seed_hex), "first-dealer").uniform(4)
 
 
-def _deck(key: bytes, deal_number: int, attempt: int) -> list[int]:
-    stream = _Stream(key, f"deal:{deal_number}:{attempt}")
+# uniform(k) rejects u >= limit(k); precomputed for the deck's k = 2..54.
+_LIMITS = tuple((1 << 32) - ((1 << 32) % k) if k else 0 for k in range(55))
+_SAFE = min(_LIMITS[2:])
+_DOWN = tuple(range(53, 0, -1))  # i = 53 .. 1
+_DOWN_K = tuple(i + 1 for i in _DOWN)  # uniform(i + 1)
+_BLOCKS = 7  # 56 u32s: 53 draws almost never need an eighth block
+_U32X56 = struct.Struct(">56I")
+_COUNTERS = tuple(c.to_bytes(4, "big") for c in range(_BLOCKS))
+
+
+def _deck(key: bytes | HmacKey, deal_number: int, attempt: int) -> list[int]:
+    # The Fisher-Yates pass of §9, with the stream read in one batch (the hot part of a deal).
+    mac = key if isinstance(key, HmacKey) else HmacKey(key)
+    label = f"deal:{deal_number}:{attempt}".encode("ascii")
+    block = mac.block
+    vals: tuple[int, ...] = _U32X56.unpack(
+        b"".join([block(label + _COUNTERS[c]) for c in range(_BLOCKS)])
+    )
     deck = list(range(54))
-    uniform = stream.uniform
+    if max(vals[:53]) < _SAFE:
+        # No draw can be rejected (every limit is above _SAFE): take u mod k directly.
+        for i, j in zip(_DOWN, map(int.__mod__, vals, _DOWN_K), strict=True):
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+    counter = _BLOCKS
+    pos = 0
+    limits = _LIMITS
     for i in range(53, 0, -1):
-        j = uniform(i + 1)
+        k = i + 1
+        while True:
+            if pos == len(vals):
+                vals = _U32X8.unpack(block(label + counter.to_bytes(4, "big")))
+                counter += 1
+                pos = 0
+            u = vals[pos]
+            pos += 1
+            if u < limits[k]:
+                break
+        j = u % k
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -109,11 +159,26 @@ class DealtCards:
 
 def deal_from_deck(deck: list[int], dealer: int, hand_size: int) -> DealtCards:
     """Deal one card at a time clockwise from the dealer's left; turn deck[4n]; swap a joker."""
-    n = hand_size
-    order: list[list[int]] = [[], [], [], []]
-    for i in range(4 * n):
-        order[(dealer + 1 + i) % 4].append(deck[i])
-    upcard = deck[4 * n]
+    return DealtCards(*deal_tuple(deck, dealer, hand_size))
+
+
+def deal_tuple(
+    deck: list[int], dealer: int, hand_size: int
+) -> tuple[
+    tuple[int, int, int, int], int, int | None, JokerSwap | None, tuple[tuple[int, ...], ...]
+]:
+    """:func:`deal_from_deck` as a plain tuple (hands, upcard, trump, swap, order)."""
+    n4 = 4 * hand_size
+    dealt = deck[:n4]
+    # Seat (dealer + 1 + i) % 4 receives deck[i]: every 4th card from its first.
+    k = 3 - dealer  # the offset of seat 0 in the dealing order, mod 4
+    order = [
+        dealt[k % 4 :: 4],
+        dealt[(k + 1) % 4 :: 4],
+        dealt[(k + 2) % 4 :: 4],
+        dealt[(k + 3) % 4 :: 4],
+    ]
+    upcard = deck[n4]
     swap: JokerSwap | None = None
     trump: int | None = upcard // 13
     if upcard >= LB:
@@ -121,20 +186,17 @@ def deal_from_deck(deck: list[int], dealer: int, hand_size: int) -> DealtCards:
         other = LB + BB - upcard
         for seat in range(4):
             if other in order[seat]:
-                drawn = deck[4 * n + 1]
+                drawn = deck[n4 + 1]
                 order[seat][order[seat].index(other)] = drawn
                 swap = JokerSwap(seat, other, drawn)
-    masks = [0, 0, 0, 0]
-    for seat in range(4):
-        for c in order[seat]:
-            masks[seat] |= 1 << c
-    return DealtCards(
-        (masks[0], masks[1], masks[2], masks[3]),
-        upcard,
-        trump,
-        swap,
-        tuple(tuple(h) for h in order),
+    bits = _BITS.__getitem__
+    hands = (
+        sum(map(bits, order[0])),
+        sum(map(bits, order[1])),
+        sum(map(bits, order[2])),
+        sum(map(bits, order[3])),
     )
+    return hands, upcard, trump, swap, (*map(tuple, order),)
 
 
 def deal_cards(seed_hex: str, deal_number: int, attempt: int, dealer: int) -> DealtCards:
