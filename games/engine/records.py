@@ -18,6 +18,7 @@ from games.engine.events import trump_str
 
 if TYPE_CHECKING:
     from games.engine.state import DealInfo, GameState, Viewer
+    from games.engine.validate import RecordError
 
 FORMAT = "backalley-record"
 VERSION = 1
@@ -122,3 +123,10 @@ def state_from_record(record: dict[str, Any]) -> GameState:
     if not isinstance(seed, str):
         raise BadRecord("Only a record with its seed (a finished game) can be rebuilt.", {})
     return GameState.replay(seed, record_actions(record))
+
+
+def validate_record(record: object) -> list[RecordError]:
+    """[] when the record is valid, else the first error (deal, trick, card or bid at fault)."""
+    from games.engine.validate import validate_record as _validate
+
+    return _validate(record)
