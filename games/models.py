@@ -30,12 +30,8 @@ class Team(models.Model):
     The pair is unordered: it is stored with the lower player id first, so one pair has one row.
     """
 
-    player_low = models.ForeignKey(
-        "accounts.Player", on_delete=models.PROTECT, related_name="+"
-    )
-    player_high = models.ForeignKey(
-        "accounts.Player", on_delete=models.PROTECT, related_name="+"
-    )
+    player_low = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="+")
+    player_high = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -94,7 +90,10 @@ class Game(models.Model):
     )
     deal_number = models.PositiveSmallIntegerField(default=0)
     snapshot = models.BinaryField(
-        null=True, blank=True, editable=False, help_text="Cached engine state (see games.snapshots)."
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Cached engine state (see games.snapshots).",
     )
 
     # The result, once finished: totals by team (team 0 = seats 0 and 2) and the winner
@@ -141,6 +140,8 @@ class Seat(models.Model):
     )
     player = models.ForeignKey("accounts.Player", on_delete=models.PROTECT, related_name="seats")
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Set by the clock after three timeouts in a row; the ladder rates the leaver as a loss.
+    abandoned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -220,7 +221,8 @@ class Move(models.Model):
         related_name="+",
         help_text="The authenticated user who sent it, if any.",
     )
-    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    # NULL (not ""): the unique constraint applies only to requests that sent a key.
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     response = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

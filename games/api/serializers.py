@@ -1,0 +1,148 @@
+"""Input validation and response shapes (for the schema) of the games API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.presenters import game_summary
+
+
+class SeatSpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One seat at creation: ``me``, an invited ``player`` or a ``bot`` by name, or ``open``."""
+
+    kind = serializers.ChoiceField(choices=["me", "player", "bot", "open"])
+    name = serializers.CharField(required=False, max_length=30)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] in ("player", "bot") and not attrs.get("name"):
+            raise serializers.ValidationError({"name": "A player or bot seat needs a name."})
+        if attrs["kind"] in ("me", "open") and attrs.get("name"):
+            raise serializers.ValidationError({"name": f"A '{attrs['kind']}' seat takes no name."})
+        return attrs
+
+
+class TimeControlSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    days_per_move = serializers.IntegerField(min_value=1, max_value=14)
+    reserve_days = serializers.IntegerField(min_value=0, max_value=30, default=0)
+
+
+class GameOptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rated = serializers.BooleanField(default=False)
+    time_control = TimeControlSerializer(required=False, allow_null=True, default=None)
+
+
+class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seats = SeatSpecSerializer(many=True, min_length=4, max_length=4)
+    options = GameOptionsSerializer(required=False)
+
+
+class SeatTakeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    position = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    bot = serializers.CharField(
+        required=False, max_length=30, help_text="Seat one of your bots instead of yourself."
+    )
+
+
+class ActionField(serializers.JSONField):
+    """``{"bid": "pass" | "board" | 1..12}`` or ``{"card": "AS"}``."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                'An action is an object: {"bid": "pass"|"board"|n} or {"card": "AS"}.'
+            )
+        return super().to_internal_value(data)
+
+
+class MoveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    action = ActionField()
+    expected_seq = serializers.IntegerField(
+        min_value=0, help_text="The number of moves you have seen (the game's `seq`)."
+    )
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        required=False,
+        help_text="Which of your seats moves, if you hold more than one (e.g. your bot's).",
+    )
+
+
+class SeatOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    position = serializers.IntegerField()
+    player = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class ResultOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    totals = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True)
+
+
+class GameSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A game as anyone may see it (no hands; the seed only after the end)."""
+
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    rated = serializers.BooleanField()
+    options = serializers.JSONField()
+    seats = SeatOutSerializer(many=True, allow_null=True)
+    seq = serializers.IntegerField(help_text="Moves made so far.")
+    to_act = serializers.IntegerField(allow_null=True)
+    deal_number = serializers.IntegerField()
+    commitment = serializers.CharField()
+    first_dealer = serializers.IntegerField()
+    seed = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    result = ResultOutSerializer(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        body = game_summary(instance, list(instance.seats.all()))
+        waiting = getattr(instance, "waiting_on_me", None)
+        if waiting is not None:
+            body["waiting_on_me"] = bool(waiting)
+        return body
+
+
+class GameStateSerializer(GameSummarySerializer):
+    """A game as one seat sees it (``your_seat`` None: a spectator, with no hand)."""
+
+    your_seat = serializers.IntegerField(allow_null=True)
+    view = serializers.JSONField(allow_null=True, help_text="The engine's view for your seat.")
+    clock = serializers.JSONField(
+        allow_null=True, help_text="The time control, the running deadline (clock.selectors)."
+    )
+
+
+class MoveOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    action = serializers.JSONField()
+
+
+class MoveResponseSerializer(GameStateSerializer):
+    move = MoveOutSerializer()
+
+
+class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField(allow_null=True)
+    seq = serializers.IntegerField()
+    to_act = serializers.IntegerField(allow_null=True)
+    actions = serializers.ListField(child=serializers.JSONField())
+    text = serializers.ListField(child=serializers.CharField())
+
+
+class EventsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seq = serializers.IntegerField(help_text="The game's move count: pass it as `since` next.")
+    status = serializers.CharField()
+    events = serializers.ListField(child=serializers.JSONField())
+    clock = serializers.JSONField(allow_null=True, help_text="The game's clock now.")
+
+
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    message = serializers.CharField()
+    extra = serializers.JSONField()

@@ -1,0 +1,30 @@
+"""URLs of the play API, mounted under /api/v1/."""
+
+from django.urls import path
+
+from games.api import events, views
+
+app_name = "games-api"
+
+urlpatterns = [
+    path("games/", views.GameListCreateView.as_view(), name="games"),
+    path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
+    path("games/mine/", views.MyGamesView.as_view(), name="games-mine"),
+    path("games/<str:public_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<str:public_id>/seats/", views.SeatsView.as_view(), name="game-seats"),
+    path(
+        "games/<str:public_id>/seats/<int:position>/",
+        views.SeatDetailView.as_view(),
+        name="game-seat",
+    ),
+    path("games/<str:public_id>/abort/", views.AbortView.as_view(), name="game-abort"),
+    path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
+    path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
+    path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
+    path("games/<str:public_id>/events/", events.EventsView.as_view(), name="game-events"),
+    path(
+        "games/<str:public_id>/events/stream/",
+        events.EventStreamView.as_view(),
+        name="game-events-stream",
+    ),
+]

@@ -1,0 +1,282 @@
+"""The play API: thin views that translate HTTP to the games services and selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.generics import ListAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import Player
+from accounts.services import player_for_user
+from games import selectors, services
+from games.api.serializers import (
+    ErrorSerializer,
+    GameCreateSerializer,
+    GameStateSerializer,
+    GameSummarySerializer,
+    LegalActionsSerializer,
+    MoveResponseSerializer,
+    MoveSerializer,
+    SeatTakeSerializer,
+)
+from games.errors import NotYourSeat, UnknownPlayer
+from games.models import Game, GameStatus
+
+SEAT_PARAM = OpenApiParameter(
+    "seat", int, description="Which of your seats to look through, if you hold several."
+)
+ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+
+
+def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
+    from games.errors import BadGameSetup
+
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.") from None
+    if not lo <= value <= hi:
+        raise BadGameSetup("bad_parameter", f"'{name}' must be between {lo} and {hi}.")
+    return value
+
+
+def _player_named(name: str, *, bot: bool) -> Player:
+    player = Player.objects.filter(name__iexact=name.strip(), is_bot=bot).first()
+    if player is None:
+        what = "bot" if bot else "player"
+        raise UnknownPlayer(message=f"There is no {what} called {name!r}.", extra={"name": name})
+    return player
+
+
+def _own_bot(user: Any, name: str) -> Player:
+    bot = _player_named(name, bot=True)
+    if bot.owner_id != user.pk:
+        raise NotYourSeat(message=f"{bot.name} is not your bot.")
+    return bot
+
+
+class GameAccess:
+    """The game of the URL, its seats and which of them the caller holds."""
+
+    def __init__(self, request: Request, public_id: str, *, requested_seat: bool = True):
+        self.game = selectors.game_get(public_id=public_id)
+        self.seats = selectors.game_seats(game=self.game)
+        self.controlled = selectors.seats_controlled(seats=self.seats, user=request.user)
+        requested = _int_param(request, "seat", None, 0, 3) if requested_seat else None
+        self.seat = selectors.viewer_seat(
+            game=self.game, controlled=self.controlled, requested=requested
+        )
+
+
+class GameListCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: GameStateSerializer, **ERRORS},
+        summary="Create a game",
+        description=(
+            "Four seats, each `me`, an invited `player` or a `bot` by name, or `open`. "
+            "The seed's commitment is published now; the game starts when all seats are filled."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        me = player_for_user(request.user)
+        seats: list[Player | None] = []
+        for spec in data.validated_data["seats"]:
+            kind = spec["kind"]
+            if kind == "me":
+                seats.append(me)
+            elif kind == "open":
+                seats.append(None)
+            else:
+                seats.append(_player_named(spec["name"], bot=kind == "bot"))
+        game = services.game_create(
+            creator=me, seats=seats, options=data.validated_data.get("options")
+        )
+        access = GameAccess(request, game.public_id, requested_seat=False)
+        body = selectors.game_view(game=access.game, seats=access.seats, seat=access.seat)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
+    """Games waiting for players, newest first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = GameSummarySerializer
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.games_open()
+
+
+class MyGamesView(ListAPIView):  # type: ignore[type-arg]
+    """Games where you or your bots sit: those waiting on you first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=[s.value for s in GameStatus]),
+        ]
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        wanted = self.request.query_params.get("status") or None
+        if wanted is not None and wanted not in GameStatus.values:
+            from games.errors import BadGameSetup
+
+            raise BadGameSetup("bad_parameter", f"Unknown status {wanted!r}.")
+        return selectors.games_for_user(user=self.request.user, status=wanted)
+
+
+class GameDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SEAT_PARAM],
+        responses={200: GameStateSerializer, **ERRORS},
+        summary="A game as your seat sees it",
+        description="Spectators (no seat) see no hands; the seed appears once the game is over.",
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        a = GameAccess(request, public_id)
+        return Response(selectors.game_view(game=a.game, seats=a.seats, seat=a.seat))
+
+
+class SeatsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=SeatTakeSerializer,
+        responses={201: GameStateSerializer, **ERRORS},
+        summary="Take an open seat (yourself, or one of your bots)",
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = SeatTakeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(public_id=public_id)
+        bot = data.validated_data.get("bot")
+        player = _own_bot(request.user, bot) if bot else player_for_user(request.user)
+        services.game_join_seat(
+            game_id=game.pk, player=player, position=data.validated_data.get("position")
+        )
+        a = GameAccess(request, public_id, requested_seat=False)
+        seat = next((s.position for s in a.seats if s.player_id == player.pk), a.seat)
+        return Response(
+            selectors.game_view(game=a.game, seats=a.seats, seat=seat),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class SeatDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: GameSummarySerializer, **ERRORS},
+        summary="Leave a seat (yours or your bot's) before the game starts",
+    )
+    def delete(self, request: Request, public_id: str, position: int) -> Response:
+        a = GameAccess(request, public_id, requested_seat=False)
+        seat = next((s for s in a.seats if s.position == position), None)
+        if seat is None or position not in a.controlled:
+            raise NotYourSeat(message=f"You do not hold seat {position} in this game.")
+        game = services.game_leave_seat(game_id=a.game.pk, player=seat.player)
+        return Response(GameSummarySerializer(game).data)
+
+
+class AbortView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: GameSummarySerializer, **ERRORS},
+        summary="Call off a game you created, before it starts",
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        game = selectors.game_get(public_id=public_id)
+        game = services.game_abort(game_id=game.pk, by=player_for_user(request.user))
+        return Response(GameSummarySerializer(game).data)
+
+
+class LegalActionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SEAT_PARAM],
+        responses={200: LegalActionsSerializer, **ERRORS},
+        summary="Your legal actions now (empty unless it is your turn)",
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        a = GameAccess(request, public_id)
+        return Response(selectors.legal_actions(game=a.game, seat=a.seat))
+
+
+class MovesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=MoveSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="Retry with the same key to get the same answer, never a 2nd move.",
+            )
+        ],
+        responses={201: MoveResponseSerializer, **ERRORS, 422: ErrorSerializer},
+        summary="Submit a move",
+        description=(
+            "409 `stale_state` (with the current state in `extra.state`) when `expected_seq` "
+            "is not the game's move count; 409 `not_your_turn`; 403 `not_your_seat`; 400 with "
+            "the rule broken (`must_follow_suit`, `trump_not_broken`, ...)."
+        ),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = MoveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        a = GameAccess(request, public_id, requested_seat=False)
+        seats = a.controlled
+        wanted = data.validated_data.get("seat")
+        if wanted is not None:
+            if wanted not in seats:
+                raise NotYourSeat(message=f"You do not hold seat {wanted} in this game.")
+            seats = [wanted]
+        result = services.move_submit(
+            game_id=a.game.pk,
+            seats=seats,
+            action=data.validated_data["action"],
+            expected_seq=data.validated_data["expected_seq"],
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            user=request.user,
+        )
+        return Response(result.body, status=status.HTTP_201_CREATED)
+
+
+class RecordView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SEAT_PARAM],
+        responses={200: dict, **ERRORS},
+        summary="The game record (backalley-record v1)",
+        description="For your seat while the game is on; whole, with the seed, once it is over.",
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        a = GameAccess(request, public_id)
+        return Response(selectors.game_record(game=a.game, seats=a.seats, seat=a.seat))

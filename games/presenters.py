@@ -1,0 +1,69 @@
+"""JSON bodies describing a game, shared by the API and the move path (which stores the body
+it answered so that a replayed request gets the very same one).
+
+Hidden information: ``seed`` appears only once the game is finished; the engine view for a
+seat shows only that seat's hand, and a spectator's view (seat None) shows no hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from games.models import Game, GameStatus, Seat
+
+if TYPE_CHECKING:
+    from games.engine.state import GameState
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def seats_payload(seats: Sequence[Seat]) -> list[dict[str, Any] | None]:
+    by_position: list[dict[str, Any] | None] = [None, None, None, None]
+    for seat in seats:
+        by_position[seat.position] = {
+            "position": seat.position,
+            "player": seat.player.name,
+            "is_bot": seat.player.is_bot,
+        }
+    return by_position
+
+
+def game_summary(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+    """What anyone may know about a game (no hands, no seed before the end)."""
+    finished = game.status == GameStatus.FINISHED
+    return {
+        "id": game.public_id,
+        "status": game.status,
+        "rated": game.rated,
+        "options": game.options,
+        "seats": seats_payload(seats),
+        "seq": game.move_count,
+        "to_act": game.to_act,
+        "deal_number": game.deal_number,
+        "commitment": game.commitment,
+        "first_dealer": game.first_dealer,
+        "seed": game.seed if finished else None,
+        "created_at": _iso(game.created_at),
+        "started_at": _iso(game.started_at),
+        "finished_at": _iso(game.finished_at),
+        "result": (
+            {"totals": [game.total_0, game.total_1], "winner": game.winner} if finished else None
+        ),
+    }
+
+
+def state_payload(
+    game: Game, seats: Sequence[Seat], state: GameState | None, seat: int | None
+) -> dict[str, Any]:
+    """The game as ``seat`` sees it (``seat`` None: a spectator)."""
+    body = game_summary(game, seats)
+    body["your_seat"] = seat
+    body["view"] = state.view(seat) if state is not None else None
+    from clock.selectors import clock_info  # the running deadline, reserves, vacations
+
+    body["clock"] = clock_info(game)
+    return body

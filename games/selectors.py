@@ -1,0 +1,140 @@
+"""Reads for games: look-ups, lists, who holds which seat, and what a seat may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
+
+from accounts.models import Player
+from games import statecache
+from games.engine.actions import action_str, action_to_json
+from games.engine.state import GameState
+from games.errors import GameNotFound, NotYourSeat
+from games.models import Game, GameStatus, Seat
+from games.presenters import state_payload
+
+
+def game_get(*, public_id: str) -> Game:
+    try:
+        return Game.objects.get(public_id=public_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(message=f"No game {public_id!r}.", extra={"id": public_id}) from None
+
+
+def game_seats(*, game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
+
+
+def players_controlled_by(*, user: Any) -> QuerySet[Player]:
+    """The person's own player and the bots they own."""
+    if not getattr(user, "is_authenticated", False):
+        return Player.objects.none()
+    return Player.objects.filter(Q(user=user) | Q(is_bot=True, owner=user))
+
+
+def seats_controlled(*, seats: list[Seat], user: Any, include_bots: bool = True) -> list[int]:
+    """Positions ``user`` may act for: their own, and (``include_bots``) their bots'."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    out = []
+    for seat in seats:
+        p = seat.player
+        if p.user_id == user.pk or (include_bots and p.is_bot and p.owner_id == user.pk):
+            out.append(seat.position)
+    return sorted(out)
+
+
+def viewer_seat(*, game: Game, controlled: list[int], requested: int | None = None) -> int | None:
+    """Which seat's eyes a request looks through: the requested one (if held), the only one
+    held, the held seat to act, or the lowest held; None for a spectator."""
+    if requested is not None:
+        if requested not in controlled:
+            raise NotYourSeat(message=f"You do not hold seat {requested} in this game.")
+        return requested
+    if not controlled:
+        return None
+    if game.to_act in controlled:
+        return game.to_act
+    return controlled[0]
+
+
+def game_state(*, game: Game) -> GameState | None:
+    """The engine state of a started game (shared: do not mutate); None while waiting."""
+    if game.started_at is None:
+        return None
+    return statecache.state_for(game)
+
+
+def game_view(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+    return state_payload(game, seats, game_state(game=game), seat)
+
+
+def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """The actions ``seat`` may take now (empty unless it is that seat's turn)."""
+    state = game_state(game=game)
+    actions: list[int] = []
+    if state is not None and seat is not None and state.seat_to_act == seat:
+        actions = state.legal_actions()
+    return {
+        "seat": seat,
+        "seq": game.move_count,
+        "to_act": state.seat_to_act if state is not None else None,
+        "actions": [action_to_json(a) for a in actions],
+        "text": [action_str(a) for a in actions],
+    }
+
+
+def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+    """The game record (RECORD-FORMAT.md): the seat's view while on, everything after."""
+    state = game_state(game=game)
+    if state is None:
+        raise GameNotFound(message="The game has not started: there is no record yet.")
+    names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]
+    viewer: int | str | None = "all" if game.status == GameStatus.FINISHED else seat
+    return state.record(viewer, players=names, game=game.public_id)
+
+
+def games_open() -> QuerySet[Game]:
+    """Games waiting for players, newest first."""
+    return (
+        Game.objects.filter(status=GameStatus.WAITING)
+        .annotate(n_seats=Count("seats"))
+        .filter(n_seats__lt=4)
+        .defer("snapshot", "seed")
+        .prefetch_related("seats__player")
+        .order_by("-created_at")
+    )
+
+
+def games_for_user(*, user: Any, status: str | None = None) -> QuerySet[Game]:
+    """The games where the user (or one of their bots) sits, those waiting on them first."""
+    players = players_controlled_by(user=user)
+    my_turn = Q(
+        status=GameStatus.ACTIVE,
+        seats__player__in=players,
+        seats__position=F("to_act"),
+    )
+    qs = Game.objects.filter(seats__player__in=players)
+    if status:
+        qs = qs.filter(status=status)
+    waiting_ids = Game.objects.filter(my_turn).values("pk")
+    return (
+        qs.distinct()
+        .annotate(
+            waiting_on_me=Case(
+                When(pk__in=waiting_ids, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+            status_rank=Case(
+                When(status=GameStatus.ACTIVE, then=Value(0)),
+                When(status=GameStatus.WAITING, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            ),
+        )
+        .defer("snapshot", "seed")
+        .prefetch_related("seats__player")
+        .order_by("-waiting_on_me", "status_rank", "-last_move_at", "-created_at")
+    )

@@ -1,0 +1,405 @@
+"""Writes for games: create, seat, start, abort, and submit moves.
+
+Every function is keyword-only and runs in one short transaction that locks the game row
+first (``select_for_update``), so there is one writer at a time per game. Side effects for
+other apps (bots, ratings, clocks) run only after commit, through :mod:`games.hooks`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from games import hooks, statecache
+from games.engine import shuffle
+from games.engine.actions import action_from_json, action_to_json, parse_action
+from games.engine.cards import card_str, mask_to_cards
+from games.engine.errors import ActionParseError
+from games.engine.state import GameState
+from games.errors import (
+    AlreadySeated,
+    BadGameSetup,
+    BadIdempotencyKey,
+    GameAborted,
+    GameNotStarted,
+    GameNotWaiting,
+    GameOver,
+    IdempotencyKeyReused,
+    NotSeated,
+    NotYourSeat,
+    NotYourTurn,
+    SeatTaken,
+    StaleState,
+)
+from games.models import (
+    SEAT_POSITIONS,
+    Game,
+    GameStatus,
+    Move,
+    Seat,
+    SeededDeal,
+    SubmittedBy,
+    Team,
+)
+from games.presenters import state_payload
+
+OPTION_KEYS = {"rated", "time_control"}
+
+
+# --- teams -------------------------------------------------------------------------------
+
+
+def team_get_or_create(*, player_a: Player, player_b: Player) -> Team:
+    """The one Team row of an unordered pair of players."""
+    if player_a.pk == player_b.pk:
+        raise BadGameSetup(message="A team is two different players.")
+    low, high = sorted((player_a.pk, player_b.pk))
+    team, _ = Team.objects.get_or_create(player_low_id=low, player_high_id=high)
+    return team
+
+
+# --- creating and seating ------------------------------------------------------------------
+
+
+def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Options with defaults: ``rated`` (bool) and ``time_control`` (dict or None)."""
+    options = dict(options or {})
+    unknown = set(options) - OPTION_KEYS
+    if unknown:
+        raise BadGameSetup(
+            message=f"Unknown option(s): {', '.join(sorted(unknown))}.",
+            extra={"unknown": sorted(unknown)},
+        )
+    rated = options.get("rated", False)
+    if not isinstance(rated, bool):
+        raise BadGameSetup(message="Option 'rated' is true or false.")
+    time_control = options.get("time_control")
+    if time_control is not None and not isinstance(time_control, dict):
+        raise BadGameSetup(message="Option 'time_control' is an object or null.")
+    if time_control is not None:
+        from clock.timecontrol import time_control_clean  # days per move 1..14, reserve
+
+        time_control = time_control_clean(time_control)
+    return {"rated": rated, "time_control": time_control}
+
+
+def game_create(
+    *,
+    creator: Player,
+    seats: Sequence[Player | None],
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """Create a game with four positions (a player or None for an open seat).
+
+    The seed is drawn now and only its commitment is published. When all four seats are
+    filled at creation the game starts at once.
+    """
+    if len(seats) != 4:
+        raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
+    seated = [p for p in seats if p is not None]
+    if len({p.pk for p in seated}) != len(seated):
+        raise BadGameSetup(message="A player can take only one seat in a game.")
+    clean = game_options_clean(options)
+    seed = secrets.token_hex(32)
+    with transaction.atomic():
+        game = Game.objects.create(
+            creator=creator,
+            options=clean,
+            rated=clean["rated"],
+            seed=seed,
+            commitment=shuffle.commitment(seed),
+            first_dealer=shuffle.first_dealer(seed),
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, position=pos, player=p) for pos, p in enumerate(seats) if p is not None
+        )
+        if len(seated) == 4:
+            _start(game)
+    return game
+
+
+def _lock(game_id: int) -> Game:
+    from games.errors import GameNotFound
+
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(message="No such game.") from None
+
+
+def game_join_seat(*, game_id: int, player: Player, position: int | None = None) -> Game:
+    """Seat ``player`` at ``position`` (or the first open one); start when the table is full."""
+    if position is not None and position not in SEAT_POSITIONS:
+        raise BadGameSetup(message="A seat position is 0, 1, 2 or 3.", extra={"position": position})
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status != GameStatus.WAITING:
+            raise GameNotWaiting(message="This game is no longer taking players.")
+        taken = dict(game.seats.values_list("position", "player_id"))
+        if player.pk in taken.values():
+            raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
+        if position is None:
+            free = [p for p in SEAT_POSITIONS if p not in taken]
+            if not free:
+                raise SeatTaken(message="Every seat is taken.")
+            position = free[0]
+        elif position in taken:
+            raise SeatTaken(message=f"Seat {position} is taken.", extra={"position": position})
+        Seat.objects.create(game=game, position=position, player=player)
+        if len(taken) + 1 == 4:
+            _start(game)
+    return game
+
+
+def game_leave_seat(*, game_id: int, player: Player) -> Game:
+    """Take ``player`` out of a game that has not started; a game left empty is aborted."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status != GameStatus.WAITING:
+            raise GameNotWaiting(message="Seats can be left only before the game starts.")
+        deleted, _ = Seat.objects.filter(game=game, player=player).delete()
+        if not deleted:
+            raise NotSeated(message=f"{player.name} has no seat in this game.")
+        if not game.seats.exists():
+            game.status = GameStatus.ABORTED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at"])
+    return game
+
+
+def game_abort(*, game_id: int, by: Player) -> Game:
+    """The creator calls off a game that has not started."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.creator_id != by.pk:
+            raise NotYourSeat(message="Only the game's creator can call it off.")
+        if game.status != GameStatus.WAITING:
+            raise GameNotWaiting(message="Only a game that has not started can be called off.")
+        game.status = GameStatus.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+    return game
+
+
+def _store_deal(game: Game, number: int, attempt: int, dealer: int, first_seq: int) -> None:
+    """Record a deal the game has reached, as the seed makes it (for audit)."""
+    dealt = shuffle.deal_cards(game.seed, number, attempt, dealer)
+    swap = dealt.swap
+    SeededDeal.objects.create(
+        game=game,
+        number=number,
+        attempt=attempt,
+        dealer=dealer,
+        hand_size=shuffle.hand_size_of(number),
+        upcard=card_str(dealt.upcard),
+        hands=[[card_str(c) for c in mask_to_cards(m)] for m in dealt.hands],
+        joker_swap=(
+            {
+                "seat": swap.seat,
+                "discarded": card_str(swap.discarded),
+                "drawn": card_str(swap.drawn),
+            }
+            if swap
+            else None
+        ),
+        first_seq=first_seq,
+    )
+
+
+def _start(game: Game) -> None:
+    """Fill-in at the fourth seat (inside the caller's transaction, game row locked)."""
+    players = {s.position: s.player for s in game.seats.select_related("player")}
+    state = GameState.new(game.seed)
+    game.team_0 = team_get_or_create(player_a=players[0], player_b=players[2])
+    game.team_1 = team_get_or_create(player_a=players[1], player_b=players[3])
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    game.to_act = state.seat_to_act
+    game.deal_number = state.deal_number
+    game.snapshot = statecache.dump(state)
+    game.save()
+    _store_deal(game, state.deal_number, state.attempt, state.dealer, 0)
+    event = hooks.GameEvent(
+        "game_started", game.pk, game.public_id, 0, None, state.seat_to_act, game.status
+    )
+    transaction.on_commit(lambda: (statecache.remember(game, state), hooks.fire(event)))
+
+
+# --- moves -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    move: Move
+    body: dict[str, Any]  # what the submitter is answered (stored for replays)
+    replayed: bool
+
+
+def _action_code(action: object) -> int:
+    if isinstance(action, bool):
+        raise ActionParseError("Not an action.", {})
+    if isinstance(action, int):
+        action_to_json(action)  # validates the range
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    return action_from_json(action)
+
+
+def _check_key(key: str | None) -> None:
+    if key is None:
+        return
+    if not (1 <= len(key) <= 100) or not key.isascii() or not key.isprintable():
+        raise BadIdempotencyKey(
+            message="An Idempotency-Key is 1 to 100 printable ASCII characters."
+        )
+
+
+def move_submit(
+    *,
+    game_id: int,
+    seats: Collection[int],
+    action: object,
+    expected_seq: int | None,
+    idempotency_key: str | None = None,
+    submitted_by: str | None = None,
+    actor: Player | None = None,
+    user: Any = None,
+) -> MoveResult:
+    """Apply one action for the seat to act, if it is one of ``seats`` (those the caller holds).
+
+    Checks, in order, under the game row lock: a replayed ``idempotency_key`` (answered with
+    the stored body), the game's status, the caller's seats (403 ``not_your_seat``),
+    ``expected_seq`` (409 ``stale_state`` with the current state), the turn (409
+    ``not_your_turn``), then the engine's rules (400 with its code). Nothing is written
+    unless the move lands.
+
+    ``submitted_by`` defaults to "bot" for a bot's seat and "player" otherwise; the clock
+    passes "system" for a substituted move. ``actor`` defaults to the seat's player.
+    """
+    code = _action_code(action)
+    _check_key(idempotency_key)
+    seats = frozenset(seats)
+    with transaction.atomic():
+        game = _lock(game_id)
+        if idempotency_key is not None:
+            prior = Move.objects.filter(game=game, idempotency_key=idempotency_key).first()
+            if prior is not None:
+                if prior.seat not in seats or prior.action_code != code:
+                    raise IdempotencyKeyReused(
+                        message="This Idempotency-Key was already used for another move."
+                    )
+                return MoveResult(prior, prior.response or {}, True)
+        if game.status == GameStatus.WAITING:
+            raise GameNotStarted(message="The game has not started: seats are still open.")
+        if game.status == GameStatus.ABORTED:
+            raise GameAborted(message="This game was called off.")
+        if not seats:
+            raise NotYourSeat(message="You have no seat in this game.")
+        seat_rows = list(game.seats.select_related("player"))
+        state = statecache.state_for(game)
+        viewer = state.seat_to_act if state.seat_to_act in seats else min(seats)
+        if expected_seq is not None and expected_seq != game.move_count:
+            raise StaleState(
+                message=(
+                    f"The game is at move {game.move_count}, not {expected_seq}: "
+                    "here is the current state."
+                ),
+                extra={
+                    "expected_seq": expected_seq,
+                    "seq": game.move_count,
+                    "state": state_payload(game, seat_rows, state, viewer),
+                },
+            )
+        if game.status == GameStatus.FINISHED:
+            raise GameOver(message="The game is over.")
+        to_act = state.seat_to_act
+        if to_act is None or to_act not in seats:
+            raise NotYourTurn(
+                message=f"It is seat {to_act}'s turn.",
+                extra={"to_act": to_act, "seq": game.move_count},
+            )
+        new = state.clone()
+        events: list[dict[str, Any]] = []
+        new.apply(code, seat=to_act, events=events)  # raises the engine's typed error
+        return _commit_move(
+            game, seat_rows, new, events, to_act, code, idempotency_key, submitted_by, actor, user
+        )
+
+
+def _commit_move(
+    game: Game,
+    seat_rows: list[Seat],
+    state: GameState,
+    events: list[dict[str, Any]],
+    seat: int,
+    code: int,
+    key: str | None,
+    submitted_by: str | None,
+    actor: Player | None,
+    user: Any,
+) -> MoveResult:
+    now = timezone.now()
+    seat_player = next(s.player for s in seat_rows if s.position == seat)
+    if submitted_by is None:
+        submitted_by = SubmittedBy.BOT if seat_player.is_bot else SubmittedBy.PLAYER
+    seq = state.move_count
+    for ev in events:
+        if ev.get("type") == "deal_start":
+            _store_deal(game, state.deal_number, state.attempt, state.dealer, seq)
+    if actor is None and submitted_by != SubmittedBy.SYSTEM:
+        actor = seat_player
+    game.move_count = seq
+    game.to_act = state.seat_to_act
+    game.deal_number = state.deal_number
+    game.last_move_at = now
+    game.snapshot = statecache.dump(state)
+    fields = ["move_count", "to_act", "deal_number", "last_move_at", "snapshot"]
+    if state.is_terminal():
+        outcome = state.outcome
+        game.status = GameStatus.FINISHED
+        game.finished_at = now
+        game.total_0, game.total_1 = outcome.totals
+        game.winner = outcome.winner
+        fields += ["status", "finished_at", "total_0", "total_1", "winner"]
+    game.save(update_fields=fields)
+    move = Move(
+        game=game,
+        seq=seq,
+        seat=seat,
+        action=action_to_json(code),
+        action_code=code,
+        submitted_by=submitted_by,
+        actor=actor,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        idempotency_key=key,
+    )
+    body = {
+        "move": {"seq": seq, "seat": seat, "action": move.action},
+        **state_payload(game, seat_rows, state, seat),
+    }
+    move.response = body
+    move.save(force_insert=True)
+
+    def after_commit() -> None:
+        statecache.remember(game, state)
+        hooks.fire(
+            hooks.GameEvent(
+                "move_committed", game.pk, game.public_id, seq, seat, game.to_act, game.status
+            )
+        )
+        if game.status == GameStatus.FINISHED:
+            hooks.fire(
+                hooks.GameEvent(
+                    "game_finished", game.pk, game.public_id, seq, None, None, game.status
+                )
+            )
+
+    transaction.on_commit(after_commit)
+    return MoveResult(move, body, False)

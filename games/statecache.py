@@ -1,0 +1,142 @@
+"""The engine state of a game, without replaying the whole game on every request.
+
+Three sources, tried in order, each checked against the game row's ``move_count``:
+
+1. an in-process LRU cache of engine states keyed by game id (hit when this process made or
+   read the latest move);
+2. the row's ``snapshot`` column, written in the same transaction as each move;
+3. a full replay of the seed and the move log (the truth; also what ``verify_games`` does).
+
+States handed out by :func:`state_for` are shared: callers must not mutate them. Writers
+take ``.clone()`` and publish the new state with :func:`remember` only after commit, so a
+rolled-back move can never poison the cache.
+
+The snapshot is a pickle of the engine's ``GameState``. That is safe here because the column
+is written only by our own move path, never from client input; any load failure (say after
+an engine upgrade changed the class) falls back to a replay.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import pickle
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from games.engine import shuffle
+from games.engine.state import GameState
+
+if TYPE_CHECKING:
+    from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+CACHE_SIZE = 512
+_MAGIC = b"BAS1"
+
+_lock = threading.Lock()
+# game id -> (seed, state): the seed guards against a reused id (test databases reset them).
+_cache: OrderedDict[int, tuple[str, GameState]] = OrderedDict()
+
+
+# The engine may keep keyed hash objects derived from the seed (they cannot be pickled):
+# they are written as a reference and rebuilt from the seed on load.
+_HMAC_KEY = getattr(shuffle, "HmacKey", None)
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: object) -> str | None:
+        if _HMAC_KEY is not None and type(obj) is _HMAC_KEY:
+            return "seed-key"
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: io.BytesIO, seed: str) -> None:
+        super().__init__(data)
+        self.seed = seed
+
+    def persistent_load(self, pid: object) -> object:
+        if pid == "seed-key" and _HMAC_KEY is not None:
+            return _HMAC_KEY(bytes.fromhex(self.seed))
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+
+
+def dump(state: GameState) -> bytes | None:
+    """A snapshot of ``state``, or None when it cannot be taken (then replays serve)."""
+    out = io.BytesIO()
+    try:
+        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    except Exception:
+        logger.warning("engine state cannot be snapshotted; replaying instead", exc_info=True)
+        return None
+    return _MAGIC + out.getvalue()
+
+
+def load(blob: bytes | memoryview | None, seed: str, move_count: int) -> GameState | None:
+    """The state in a snapshot blob, or None when absent, unreadable or out of step."""
+    if blob is None:
+        return None
+    data = bytes(blob)
+    if not data.startswith(_MAGIC):
+        return None
+    try:
+        # Safe: the column is written only by the move path, never from client input.
+        state = _Unpickler(io.BytesIO(data[len(_MAGIC) :]), seed).load()
+    except Exception:
+        logger.warning("unreadable game snapshot; replaying instead", exc_info=True)
+        return None
+    if not isinstance(state, GameState) or state.move_count != move_count:
+        return None
+    return state
+
+
+def replay(game: Game, upto: int | None = None) -> GameState:
+    """The truth: the seed and the move log (optionally only the first ``upto`` moves)."""
+    from games.models import Move
+
+    moves = Move.objects.filter(game_id=game.pk).order_by("seq")
+    if upto is not None:
+        moves = moves.filter(seq__lte=upto)
+    return GameState.replay(game.seed, moves.values_list("action_code", flat=True))
+
+
+def remember(game: Game, state: GameState) -> None:
+    with _lock:
+        game_id = game.pk
+        _cache[game_id] = (game.seed, state)
+        _cache.move_to_end(game_id)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def forget(game_id: int | None = None) -> None:
+    with _lock:
+        if game_id is None:
+            _cache.clear()
+        else:
+            _cache.pop(game_id, None)
+
+
+def state_for(game: Game) -> GameState:
+    """The engine state of a started game as of ``game.move_count`` (do not mutate it)."""
+    with _lock:
+        entry = _cache.get(game.pk)
+    if entry is not None and entry[0] == game.seed and entry[1].move_count == game.move_count:
+        return entry[1]
+    state = load(game.snapshot, game.seed, game.move_count)
+    if state is None:
+        state = replay(game)
+        if state.move_count != game.move_count:
+            # The log and the counter disagree: a corrupt game. Serve the log's truth.
+            logger.error(
+                "game %s: move_count %s but %s moves in the log",
+                game.pk,
+                game.move_count,
+                state.move_count,
+            )
+            return state
+    remember(game, state)
+    return state
