@@ -11,7 +11,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("accounts.api.urls")),
-    path("api/v1/", include("games.api.urls")),
+    path("api/v1/ladder/", include("ladder.api.urls")),
+    path("ladder/", include("ladder.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

@@ -14,7 +14,9 @@ EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def players(n: int, bots: int = 0) -> list[Player]:
-    return [PlayerFactory() for _ in range(n - bots)] + [BotPlayerFactory() for _ in range(bots)]
+    """`n` players, the last `bots` of them bots (users without passwords: no slow hashing)."""
+    people = [PlayerFactory(user__password=None) for _ in range(n - bots)]
+    return people + [BotPlayerFactory(owner__password=None) for _ in range(bots)]
 
 
 def team_for(a: Player, b: Player) -> Team:

@@ -1,0 +1,95 @@
+"""The game page's data: the seats, each deal's scores, the record for the replay, ratings.
+
+A finished game shows its whole record (the seed and every hand); a game in progress shows
+only what a spectator may see (RULES.md §8): the record and view for viewer None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+
+from games.models import Game, GameStatus, Seat
+from ladder import selectors
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(text: str | None) -> str:
+    """A card's short label for people: "AS" -> "A♠", "TD" -> "10♦", jokers by name.
+
+    >>> card_label("TD"), card_label("BB"), card_label(None)
+    ('10♦', 'Big Blooper', '')
+    """
+    if not text:
+        return ""
+    if text == "BB":
+        return "Big Blooper"
+    if text == "LB":
+        return "Little Blooper"
+    rank = "10" if text[0] == "T" else text[0]
+    return rank + SUITS.get(text[1], text[1])
+
+
+def deal_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per deal (voided ones included) for the scores table."""
+    rows = []
+    for deal in record.get("deals") or []:
+        bids = {b["seat"]: b["bid"] for b in deal.get("bids") or []}
+        rows.append(
+            {
+                "number": deal.get("number"),
+                "attempt": deal.get("attempt", 0),
+                "hand_size": deal.get("hand_size"),
+                "dealer": deal.get("dealer"),
+                "upcard": card_label(deal.get("upcard")),
+                "trump": SUITS.get(deal.get("trump") or "", "no trump"),
+                "bids": [bids.get(seat, "") for seat in range(4)],
+                "status": deal.get("status"),
+                "tricks_won": deal.get("tricks_won") or [0, 0],
+                "score": deal.get("score") or [0, 0],
+                "totals": deal.get("totals") or [0, 0],
+            }
+        )
+    return rows
+
+
+def _record(game: Game, seats: list[Seat]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(record, spectator view): the whole record once finished, a spectator's otherwise."""
+    if game.started_at is None:
+        return None, None
+    from games import selectors as game_selectors
+
+    record = game_selectors.game_record(game=game, seats=seats, seat=None)
+    view = None
+    if game.status != GameStatus.FINISHED:
+        view = game_selectors.game_view(game=game, seats=seats, seat=None)
+    return record, view
+
+
+def game_page_context(public_id: str) -> dict[str, Any]:
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        raise Http404(f"No game {public_id!r}.")
+    seats = list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
+    record, view = _record(game, seats)
+    changes = selectors.game_changes(game)
+    seat_rows = [
+        {
+            "position": s.position,
+            "player": s.player,
+            "team": s.position % 2,
+            "change": changes["seats"].get(s.position),
+        }
+        for s in seats
+    ]
+    return {
+        "game": game,
+        "finished": game.status == GameStatus.FINISHED,
+        "seats": seat_rows,
+        "deals": deal_rows(record) if record else [],
+        "record": record,
+        "view": view,
+        "pair_changes": changes["sides"],
+    }
