@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("accounts.api.urls")),
+    path("api/v1/", include("games.api.urls")),
     path("api/v1/ladder/", include("ladder.api.urls")),
     path("ladder/", include("ladder.urls")),
 ]
