@@ -427,6 +427,14 @@ class _Validator:
     ) -> DealState:
         hands = [h if h >= 0 else 0 for h in known]
         hidden = [h < 0 for h in known]
+        unavailable = 1 << upcard
+        if swap is not None:
+            unavailable |= 1 << swap[1]
+        for s in range(4):
+            if not hidden[s]:
+                unavailable |= known[s]
+        if upcard >= LB:
+            unavailable |= (1 << LB) | (1 << BB)
         if any(hidden):
             # A hidden hand holds at least the cards its seat plays (all of them, once the
             # deal is played out): follow the tricks with the true leaders to find them.
@@ -435,6 +443,10 @@ class _Validator:
                 probe.bid(b)
             leader = probe.to_act
             tm = probe.trump_mask
+            taken = unavailable
+            if swap is not None and swap[2] is not None and hidden[swap[0]]:
+                hands[swap[0]] |= 1 << swap[2]
+                taken |= 1 << swap[2]
             for t in tricks:
                 cards = t.get("cards") if isinstance(t, dict) else None
                 if not isinstance(cards, list) or len(cards) > 4:
@@ -444,27 +456,20 @@ class _Validator:
                 except (EngineError, TypeError):
                     break
                 for j, c in enumerate(cs):
-                    if hidden[(leader + j) % 4]:
+                    # First come, first held: a repeated or unavailable card is reported
+                    # where it is played, not credited to a second hand.
+                    if hidden[(leader + j) % 4] and not taken >> c & 1:
                         hands[(leader + j) % 4] |= 1 << c
+                        taken |= 1 << c
                 if len(cs) < 4:
                     break
-                played = sum(1 << c for c in cs)
+                played = (1 << cs[0]) | (1 << cs[1]) | (1 << cs[2]) | (1 << cs[3])
                 led = tm if (1 << cs[0]) & tm else SUIT_MASKS[cs[0] // 13] if cs[0] < LB else 0
                 top = ((played & tm) or (played & led)).bit_length() - 1
                 leader = (leader + cs.index(top)) % 4 if top in cs else leader
-            if swap is not None and swap[2] is not None and hidden[swap[0]]:
-                hands[swap[0]] |= 1 << swap[2]
         d = DealState.dealt(tuple(hands), upcard, dealer, n)
         for b in bids:
             d.bid(b)
-        unavailable = 1 << upcard
-        if swap is not None:
-            unavailable |= 1 << swap[1]
-        for s in range(4):
-            if not hidden[s]:
-                unavailable |= known[s]
-        if upcard >= LB:
-            unavailable |= (1 << LB) | (1 << BB)
         if len(tricks) > n:
             self.fail(f"A {n}-card deal has {n} tricks; the record lists {len(tricks)}.")
         for k, t in enumerate(tricks):
