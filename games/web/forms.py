@@ -1,0 +1,94 @@
+"""The new-game form: who sits where (by name, or open), the time control, rated or not."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from accounts.models import Player
+
+# The creator takes position 0; the others follow clockwise (RULES.md §1: partners opposite).
+SEAT_FIELDS = (("left", 1), ("partner", 2), ("right", 3))
+TIME_CONTROLS = [
+    ("", "No clock"),
+    ("1", "1 day per move"),
+    ("2", "2 days per move"),
+    ("3", "3 days per move"),
+    ("7", "7 days per move"),
+]
+OPEN_HELP = "A player's or bot's name, or leave empty for an open seat."
+
+
+def _seat_field(label: str) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=30,
+        help_text=OPEN_HELP,
+        widget=forms.TextInput(
+            attrs={"list": "player-names", "autocomplete": "off", "placeholder": "open seat"}
+        ),
+    )
+
+
+class GameCreateForm(forms.Form):
+    left = _seat_field("Left opponent")
+    partner = _seat_field("Partner")
+    right = _seat_field("Right opponent")
+    days_per_move = forms.TypedChoiceField(
+        label="Time control",
+        choices=TIME_CONTROLS,
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    rated = forms.BooleanField(label="Rated game", required=False)
+
+    def __init__(self, *args: Any, me: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.me = me
+        self.players: dict[str, Player | None] = {}
+
+    def _clean_seat(self, name: str) -> Player | None:
+        text = (self.cleaned_data.get(name) or "").strip()
+        if not text:
+            return None
+        player = Player.objects.filter(name__iexact=text).first()
+        if player is None:
+            raise forms.ValidationError(f"There is no player or bot called \u201c{text}\u201d.")
+        if player.pk == self.me.pk:
+            raise forms.ValidationError("You already sit in your own game.")
+        return player
+
+    def clean_left(self) -> Player | None:
+        return self._clean_seat("left")
+
+    def clean_partner(self) -> Player | None:
+        return self._clean_seat("partner")
+
+    def clean_right(self) -> Player | None:
+        return self._clean_seat("right")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seen: set[int] = set()
+        for name, _ in SEAT_FIELDS:
+            player = data.get(name)
+            if player is None:
+                continue
+            if player.pk in seen:
+                self.add_error(name, f"{player.name} can take only one seat.")
+            seen.add(player.pk)
+        return data
+
+    def seats(self) -> list[Player | None]:
+        """The four positions for ``game_create``: the creator, then clockwise."""
+        return [self.me] + [self.cleaned_data.get(name) for name, _ in SEAT_FIELDS]
+
+    def options(self) -> dict[str, Any]:
+        days = self.cleaned_data.get("days_per_move")
+        return {
+            "rated": bool(self.cleaned_data.get("rated")),
+            "time_control": {"days_per_move": days} if days else None,
+        }

@@ -1,0 +1,285 @@
+"""Turn a seat's engine view into what the table templates show.
+
+Everything here reads only the view the engine made for the viewer's seat (``state.view``
+via ``selectors.game_view``), so a page can never show a card its seat may not see. No rule
+is decided here: which cards and bids may be chosen comes from the view's
+``legal_actions``; grouping trumps uses the engine's own ``effective_suit``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from games.engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
+from games.engine.shuffle import hand_size_of
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {
+    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+    "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+}  # fmt: skip
+# Suits alternate black and red in this cycle, so a hand rotated to start at trump alternates.
+SUIT_CYCLE = "SHCD"
+# Where each seat sits on the viewer's screen, counted clockwise from the viewer.
+PLACES = ("bottom", "left", "top", "right")
+RELATIONS = ("you", "left opponent", "partner", "right opponent")
+STATUS_TEXT = {"played": "", "voided": "all passed: redealt", "passed_out": "passed out"}
+
+
+@dataclass(frozen=True)
+class CardView:
+    code: str  # canonical text: "TD", "BB"
+    rank: str  # as printed: "10", "A", "BB"
+    symbol: str  # suit symbol, "" for a joker
+    suit: str  # css class: spades, hearts, ..., joker
+    label: str  # for screen readers: "ten of diamonds"
+    legal: bool = False
+
+
+def card_view(code: str, legal: bool = False) -> CardView:
+    if code == "BB":
+        return CardView(code, "BB", "\u2605", "joker", "Big Blooper", legal)
+    if code == "LB":
+        return CardView(code, "LB", "\u2606", "joker", "Little Blooper", legal)
+    rank, suit = code[0], code[1]
+    shown = "10" if rank == "T" else rank
+    label = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+    return CardView(code, shown, SUIT_SYMBOLS[suit], SUIT_NAMES[suit], label, legal)
+
+
+def sorted_hand(codes: list[str], trump: str | None) -> list[str]:
+    """The hand grouped by suit as it plays (jokers with trumps), trumps first, high to low."""
+    trump_i = SUITS.index(trump) if trump else None
+    start = SUIT_CYCLE.index(trump) if trump else 0
+    order = SUIT_CYCLE[start:] + SUIT_CYCLE[:start]
+
+    def key(code: str) -> tuple[int, int]:
+        card = parse_card(code)
+        suit = effective_suit(card, trump_i)
+        group = order.index(SUITS[suit]) if suit is not None else len(order)
+        height = card if is_joker(card) else rank_of(card)  # jokers (52, 53) above the ace
+        return group, -height
+
+    return sorted(codes, key=key)
+
+
+def bid_text(bid: Any, level: int = 0) -> str:
+    if bid == "board" and level > 1:
+        return f"board \u00d7{level}"
+    return str(bid)
+
+
+@dataclass
+class SeatView:
+    position: int
+    name: str
+    is_bot: bool
+    place: str
+    relation: str
+    team: int
+    bid: str | None = None
+    tricks: int = 0
+    dealer: bool = False
+    to_act: bool = False
+
+
+@dataclass
+class TrickCard:
+    seat: SeatView
+    card: CardView
+    winner: bool = False
+
+
+@dataclass
+class ScoreRow:
+    number: int
+    hand_size: int
+    note: str
+    score: list[int]
+    totals: list[int]
+    current: bool
+
+
+@dataclass
+class TableView:
+    """Everything the board template needs, built from one seat's view."""
+
+    seat: int | None
+    seats: list[SeatView]
+    phase: str = "waiting"
+    hand: list[CardView] = field(default_factory=list)
+    bids: list[dict[str, Any]] = field(default_factory=list)  # legal bids: {"value", "text"}
+    my_turn: bool = False
+    to_act: SeatView | None = None
+    deal_number: int = 0
+    hand_size: int = 0
+    upcard: CardView | None = None
+    trump: str | None = None
+    trump_text: str = ""
+    joker_swap: str = ""
+    trick: list[TrickCard] = field(default_factory=list)
+    last_trick: list[TrickCard] = field(default_factory=list)
+    team_names: list[str] = field(default_factory=list)
+    team_tricks: list[int] = field(default_factory=list)
+    scores: list[ScoreRow] = field(default_factory=list)
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+    result: str = ""
+
+    def seat_at(self, place: str) -> SeatView | None:
+        return next((s for s in self.seats if s.place == place), None)
+
+    @property
+    def places(self) -> list[SeatView]:
+        """The seats in reading order on the screen: top, left, right, bottom."""
+        return [s for p in ("top", "left", "right", "bottom") for s in self.seats if s.place == p]
+
+    @property
+    def action_word(self) -> str:
+        return "bid" if self.phase == "bidding" else "play"
+
+
+def _trick(
+    data: dict[str, Any] | None, seats: list[SeatView], winner: int | None = None
+) -> list[TrickCard]:
+    if not data:
+        return []
+    leader = data["leader"]
+    out = []
+    for i, code in enumerate(data["cards"]):
+        pos = (leader + i) % 4
+        out.append(TrickCard(seats[pos], card_view(code), winner == pos))
+    return out
+
+
+def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
+    base = viewer if viewer is not None else 0
+    out = []
+    for pos, info in enumerate(payload["seats"]):
+        rel = (pos - base) % 4
+        out.append(
+            SeatView(
+                position=pos,
+                name=info["player"] if info else "(open seat)",
+                is_bot=bool(info and info["is_bot"]),
+                place=PLACES[rel],
+                relation=RELATIONS[rel] if viewer is not None else "",
+                team=pos % 2,
+            )
+        )
+    return out
+
+
+def table_view(payload: dict[str, Any]) -> TableView:
+    """The board for ``payload`` = ``selectors.game_view(...)`` (one seat's or a spectator's)."""
+    viewer = payload["your_seat"]
+    seats = seat_views(payload, viewer)
+    team_names = [f"{seats[0].name} & {seats[2].name}", f"{seats[1].name} & {seats[3].name}"]
+    tv = TableView(seat=viewer, seats=seats, team_names=team_names)
+    view = payload.get("view")
+    if view is None:  # not started: seats only
+        return tv
+    tv.phase = view["phase"]
+    levels = view.get("board_levels") or [0, 0, 0, 0]
+    for b in view["bids"]:
+        seats[b["seat"]].bid = bid_text(b["bid"], levels[b["seat"]])
+    for pos, won in enumerate(view["tricks_won"]):
+        seats[pos].tricks = won
+    seats[view["dealer"]].dealer = True
+    to_act = view["seat_to_act"]
+    if to_act is not None:
+        seats[to_act].to_act = True
+        tv.to_act = seats[to_act]
+    tv.my_turn = viewer is not None and to_act == viewer
+    legal = set(view["legal_actions"])
+    tv.trump = view["trump"]
+    tv.hand = [card_view(c, c in legal) for c in sorted_hand(view["hand"] or [], tv.trump)]
+    # Bids are offered exactly as the engine lists them, in its order.
+    tv.bids = [
+        {"value": a, "text": a}
+        for a in view["legal_actions"]
+        if a in ("pass", "board") or a.isdigit()
+    ]
+    tv.deal_number = view["deal_number"]
+    tv.hand_size = view["hand_size"]
+    tv.upcard = card_view(view["upcard"])
+    tv.trump_text = f"{SUIT_NAMES[tv.trump]} {SUIT_SYMBOLS[tv.trump]}" if tv.trump else "no trump"
+    swap = view.get("joker_swap")
+    if swap:
+        drawn = f" and drew {card_view(swap['drawn']).label}" if swap.get("drawn") else ""
+        tv.joker_swap = (
+            f"{seats[swap['seat']].name} discarded the {card_view(swap['discarded']).label}{drawn}."
+        )
+    tv.trick = _trick(view["trick"], seats)
+    last = view["last_trick"]
+    tv.last_trick = _trick(last, seats, last["winner"] if last else None)
+    tv.team_tricks = view["team_tricks"]
+    tv.totals = view["totals"]
+    tv.scores = [
+        ScoreRow(
+            number=d["number"],
+            hand_size=hand_size_of(d["number"]),
+            note="in play" if d["status"] == "in_progress" else STATUS_TEXT.get(d["status"], ""),
+            score=d["score"],
+            totals=d["totals"],
+            current=d["status"] == "in_progress",
+        )
+        for d in view["deals"]
+    ]
+    result = view.get("result")
+    if result:
+        w = result["winner"]
+        tv.result = "A draw." if w is None else f"{team_names[w]} win."
+    return tv
+
+
+def time_control_text(options: dict[str, Any] | None) -> str:
+    tc = (options or {}).get("time_control") or {}
+    days = tc.get("days_per_move")
+    if not days:
+        return "no clock"
+    text = f"{days} day{'s' if days != 1 else ''} per move"
+    reserve = tc.get("reserve_days")
+    return f"{text} + {reserve} days reserve" if reserve else text
+
+
+@dataclass(frozen=True)
+class Deadline:
+    at: datetime  # when the move's own time runs out
+    final: datetime | None  # with the seat's reserve: the house bot moves then
+    paused: bool  # the player is on vacation
+
+
+def deadline(payload: dict[str, Any]) -> Deadline | None:
+    """The running deadline of the seat to act, from the clock's part of a game payload."""
+    running = (payload.get("clock") or {}).get("running") or {}
+    at = running.get("deadline")
+    if not isinstance(at, str):
+        return None
+    final = running.get("final_deadline")
+    return Deadline(
+        at=parse_datetime(at),  # type: ignore[arg-type]
+        final=parse_datetime(final) if isinstance(final, str) and final != at else None,
+        paused=bool(running.get("paused")),
+    )
+
+
+def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
+    """The open seats of a waiting game, each named by whom it partners (RULES.md §1)."""
+    seats = summary["seats"]
+    out = []
+    for pos, info in enumerate(seats):
+        if info is not None:
+            continue
+        partner = seats[(pos + 2) % 4]
+        out.append(
+            (
+                pos,
+                f"Sit as {partner['player']}\u2019s partner" if partner else f"Take seat {pos + 1}",
+            )
+        )
+    return out

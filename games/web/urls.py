@@ -1,0 +1,15 @@
+"""URLs of the play pages, mounted under /games/ (names unprefixed: the site layout links "my-games")."""
+
+from django.urls import path
+
+from games.web import views
+
+urlpatterns = [
+    path("", views.my_games, name="my-games"),
+    path("open/", views.open_games, name="open-games"),
+    path("new/", views.new_game, name="new-game"),
+    path("<str:public_id>/", views.table, name="game-table"),
+    path("<str:public_id>/board/", views.board, name="game-board"),
+    path("<str:public_id>/join/", views.join, name="game-join"),
+    path("<str:public_id>/leave/", views.leave, name="game-leave"),
+]

@@ -1,0 +1,192 @@
+"""The play pages: my games, open games, a new game, and the table.
+
+Thin views: they read through ``games.selectors``, write through ``games.services``, and turn
+a domain error into a message on the page. Moves are not posted here: the table page posts
+them to the JSON API (``/api/v1/games/<id>/moves/``) like any other client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.models import Player
+from accounts.services import player_for_user
+from backalley_site.errors import DomainError
+from clock.selectors import clock_info
+from games import selectors, services
+from games.errors import GameNotFound
+from games.models import Game, GameStatus, Seat
+from games.presenters import game_summary
+from games.web import present
+from games.web.forms import GameCreateForm
+
+
+def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    return render(request, template, context)
+
+
+def _game(public_id: str) -> Game:
+    try:
+        return selectors.game_get(public_id=public_id)
+    except GameNotFound:
+        raise Http404("No such game.") from None
+
+
+def _requested_seat(request: HttpRequest) -> int | None:
+    raw = request.GET.get("seat", "")
+    return int(raw) if raw in ("0", "1", "2", "3") else None
+
+
+class _Access:
+    """The game of the URL, its seats, and the seat whose eyes the page looks through."""
+
+    def __init__(self, request: HttpRequest, public_id: str) -> None:
+        self.game = _game(public_id)
+        self.seats: list[Seat] = selectors.game_seats(game=self.game)
+        self.controlled = selectors.seats_controlled(seats=self.seats, user=request.user)
+        requested = _requested_seat(request)
+        if requested not in self.controlled:
+            requested = None
+        self.seat = selectors.viewer_seat(
+            game=self.game, controlled=self.controlled, requested=requested
+        )
+
+    def payload(self) -> dict[str, Any]:
+        return selectors.game_view(game=self.game, seats=self.seats, seat=self.seat)
+
+
+def _row(game: Game, user: Any) -> dict[str, Any]:
+    """One line of a games list (public facts only: no hands)."""
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    summary = game_summary(game, seats)
+    summary["clock"] = clock_info(game) if game.status == GameStatus.ACTIVE else None
+    return {
+        "game": game,
+        "seats": present.seat_views(summary, None),
+        "open_positions": [p for p, s in enumerate(summary["seats"]) if s is None],
+        "open_choices": present.open_choices(summary),
+        "mine": any(
+            s.player.user_id == user.pk or (s.player.is_bot and s.player.owner_id == user.pk)
+            for s in seats
+        ),
+        "waiting_on_me": bool(getattr(game, "waiting_on_me", 0)),
+        "to_act_name": next((s.player.name for s in seats if s.position == game.to_act), None),
+        "deadline": present.deadline(summary),
+        "time_control": present.time_control_text(game.options),
+    }
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    games = selectors.games_for_user(user=request.user)
+    rows = [_row(g, request.user) for g in games[:200]]
+    return _page(
+        request,
+        "games/my_games.html",
+        {
+            "nav": "mine",
+            "active": [r for r in rows if r["game"].status == GameStatus.ACTIVE],
+            "waiting": [r for r in rows if r["game"].status == GameStatus.WAITING],
+            "done": [
+                r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
+            ][:30],
+        },
+    )
+
+
+@login_required
+def open_games(request: HttpRequest) -> HttpResponse:
+    rows = [_row(g, request.user) for g in selectors.games_open()[:100]]
+    return _page(request, "games/open_games.html", {"rows": rows, "nav": "open"})
+
+
+def _name_suggestions() -> list[str]:
+    bots = Player.objects.filter(is_bot=True).order_by("name").values_list("name", flat=True)
+    return list(bots[:50])
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    me = player_for_user(request.user)
+    form = GameCreateForm(request.POST or None, me=me)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(creator=me, seats=form.seats(), options=form.options())
+        except DomainError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("game-table", public_id=game.public_id)
+    return _page(
+        request,
+        "games/new_game.html",
+        {"form": form, "me": me, "names": _name_suggestions(), "nav": "new"},
+    )
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    raw = request.POST.get("position", "")
+    position = int(raw) if raw in ("0", "1", "2", "3") else None
+    try:
+        services.game_join_seat(
+            game_id=game.pk, player=player_for_user(request.user), position=position
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("open-games")
+    messages.success(request, "You have a seat.")
+    return redirect("game-table", public_id=public_id)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        services.game_leave_seat(game_id=game.pk, player=player_for_user(request.user))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("game-table", public_id=public_id)
+    messages.success(request, "You left the game.")
+    return redirect("my-games")
+
+
+def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
+    payload = a.payload()
+    summary = {k: v for k, v in payload.items() if k != "view"}
+    return {
+        "game": a.game,
+        "summary": summary,
+        "t": present.table_view(payload),
+        "seq": a.game.move_count,
+        "deadline": present.deadline(payload),
+        "time_control": present.time_control_text(a.game.options),
+        "can_join": a.game.status == GameStatus.WAITING and a.seat is None,
+        "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
+        "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
+        "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
+    }
+
+
+@login_required
+def table(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _page(request, "games/table.html", _table_context(request, _Access(request, public_id)))
+
+
+@login_required
+def board(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The board alone, for the page's script to swap in when the game moves on."""
+    response = render(
+        request, "games/_board.html", _table_context(request, _Access(request, public_id))
+    )
+    response["Cache-Control"] = "no-store"
+    return response

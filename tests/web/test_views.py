@@ -1,0 +1,262 @@
+"""The play pages through Django's test client: access, lists, creating and joining, the table."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Player
+from games import selectors, services
+from games.engine.cards import card_str, mask_to_cards
+from games.models import Game, GameStatus, Seat
+from tests.factories import BotPlayerFactory, PlayerFactory
+from tests.web.conftest import shown_cards, signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def _hands(game: Game) -> list[list[str]]:
+    """Every seat's current hand, straight from the engine (for checking what pages show)."""
+    state = selectors.game_state(game=Game.objects.get(pk=game.pk))
+    assert state is not None
+    return [[card_str(c) for c in mask_to_cards(state.hands[s])] for s in range(4)]
+
+
+def _shown_cards(html: str) -> set[str]:
+    """Cards a page names anywhere: by code as a word ('AS', 'TD', 'BB') or by name."""
+    return shown_cards(html)
+
+
+@pytest.mark.parametrize("name", ["my-games", "open-games", "new-game"])
+def test_pages_need_a_login(client: Client, name: str) -> None:
+    url = reverse(name)
+    r = client.get(url)
+    assert r.status_code == 302
+    assert r["Location"].startswith(reverse("login")) and "next=" in r["Location"]
+
+
+def test_table_board_and_join_need_a_login(client: Client, started: Game) -> None:
+    for name in ("game-table", "game-board"):
+        r = client.get(reverse(name, args=[started.public_id]))
+        assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+    r = client.post(reverse("game-join", args=[started.public_id]))
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+
+
+def test_unknown_game_is_404(four: list[Any]) -> None:
+    r = signed_in(four[0].user).get(reverse("game-table", args=["nosuchgame"]))
+    assert r.status_code == 404
+
+
+def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: list[Any]) -> None:
+    # The house bots come with the bots app; any bot can be invited by its name.
+    bot = Player.objects.filter(name="house-random").first() or BotPlayerFactory(
+        name="house-random"
+    )
+    me = four[0]
+    r = signed_in(me.user).post(
+        reverse("new-game"),
+        {
+            "left": "house-random",
+            "partner": "SOUTH",
+            "right": "",
+            "days_per_move": "2",
+            "rated": "on",
+        },
+    )
+    game = Game.objects.get(creator=me)
+    assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
+    seats = {s.position: s.player for s in Seat.objects.filter(game=game)}
+    assert seats == {0: me, 1: bot, 2: four[2]}  # names are matched ignoring case
+    assert game.status == GameStatus.WAITING
+    assert game.rated is True
+    assert game.options["time_control"]["days_per_move"] == 2
+
+
+def test_create_with_every_seat_named_starts_the_game(four: list[Any]) -> None:
+    r = signed_in(four[0].user).post(
+        reverse("new-game"), {"left": "east", "partner": "south", "right": "west"}
+    )
+    game = Game.objects.get(creator=four[0])
+    assert r.status_code == 302
+    assert game.status == GameStatus.ACTIVE and game.rated is False
+    assert game.options["time_control"] is None
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"partner": "nobody-here"}, "partner", "There is no player or bot called"),
+        ({"left": "east", "right": "East"}, "right", "can take only one seat"),
+        ({"left": "north"}, "left", "You already sit in your own game"),
+        ({"days_per_move": "99"}, "days_per_move", "Select a valid choice"),
+    ],
+)
+def test_bad_new_game_shows_the_error_and_creates_nothing(
+    four: list[Any], data: dict[str, str], field: str, message: str
+) -> None:
+    r = signed_in(four[0].user).post(reverse("new-game"), data)
+    assert r.status_code == 200
+    assert message in " ".join(r.context["form"].errors[field])
+    assert message in r.content.decode().replace("&#x27;", "'")
+    assert not Game.objects.exists()
+
+
+def test_new_game_form_suggests_bot_names(four: list[Any]) -> None:
+    BotPlayerFactory(name="robo-ann")
+    r = signed_in(four[0].user).get(reverse("new-game"))
+    assert r.status_code == 200
+    assert '<option value="robo-ann">' in r.content.decode()
+
+
+def test_open_games_lists_waiting_games_and_joining_takes_the_seat(four: list[Any]) -> None:
+    game = services.game_create(creator=four[0], seats=[four[0], None, four[2], None])
+    joiner = signed_in(four[1].user)
+    page = joiner.get(reverse("open-games")).content.decode()
+    assert game.public_id in page
+    assert "Take seat 2" in page and "Take seat 4" in page  # their partners' seats are open too
+    assert f'action="{reverse("game-join", args=[game.public_id])}"' in page
+    r = joiner.post(reverse("game-join", args=[game.public_id]), {"position": "3"})
+    assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
+    assert Seat.objects.get(game=game, position=3).player == four[1]
+    # The last seat starts the game.
+    signed_in(four[3].user).post(reverse("game-join", args=[game.public_id]), {"position": "1"})
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
+    assert game.public_id not in signed_in(four[1].user).get(reverse("open-games")).content.decode()
+
+
+def test_joining_a_taken_seat_shows_why_and_changes_nothing(four: list[Any]) -> None:
+    game = services.game_create(creator=four[0], seats=[four[0], None, None, None])
+    client = signed_in(four[1].user)
+    r = client.post(reverse("game-join", args=[game.public_id]), {"position": "0"}, follow=True)
+    assert "Seat 0 is taken." in r.content.decode()
+    assert Seat.objects.filter(game=game).count() == 1
+
+
+def test_leaving_a_waiting_game(four: list[Any]) -> None:
+    game = services.game_create(creator=four[0], seats=[four[0], four[1], None, None])
+    r = signed_in(four[1].user).post(reverse("game-leave", args=[game.public_id]))
+    assert r.status_code == 302 and r["Location"] == reverse("my-games")
+    assert not Seat.objects.filter(game=game, player=four[1]).exists()
+
+
+def test_my_games_puts_games_waiting_on_me_first(four: list[Any]) -> None:
+    others = [PlayerFactory(name=n) for n in ("ann", "bob", "cid")]
+    me = four[0]
+    not_mine = services.game_create(creator=me, seats=[me, *others])  # may or may not be on me
+    second = services.game_create(creator=me, seats=[others[0], me, others[1], others[2]])
+    waiting = services.game_create(creator=me, seats=[me, None, None, None])
+    games = [Game.objects.get(pk=g.pk) for g in (not_mine, second)]
+    on_me = [g for g in games if g.seats.get(player=me).position == g.to_act]
+    page = signed_in(me.user).get(reverse("my-games")).content.decode()
+    ids = [g.public_id for g in (not_mine, second, waiting)]
+    assert all(i in page for i in ids)
+    assert page.count("Your turn") == len(on_me)
+    if on_me:  # games waiting on me come before the others
+        first = min(page.index(g.public_id) for g in on_me)
+        rest = [page.index(g.public_id) for g in games if g not in on_me]
+        assert all(first < i for i in rest)
+    assert "Waiting for players" in page
+
+
+def test_table_shows_my_hand_sorted_and_only_legal_bids(started: Game) -> None:
+    game = Game.objects.get(pk=started.pk)
+    seat = game.to_act
+    players = {s.position: s.player for s in Seat.objects.filter(game=game)}
+    r = signed_in(players[seat].user).get(reverse("game-table", args=[game.public_id]))
+    html = r.content.decode()
+    assert r.status_code == 200
+    hands = _hands(game)
+    buttons = re.findall(r'<button[^>]*data-card="(\w+)"', html)
+    assert sorted(buttons) == sorted(hands[seat])
+    view = selectors.game_view(game=game, seats=selectors.game_seats(game=game), seat=seat)["view"]
+    bids = re.findall(r'data-bid="(\w+)"', html)
+    assert bids == view["legal_actions"]  # bids come from the engine, in its order
+    # While bidding no card can be played: every card button is disabled.
+    assert len(buttons) == len(re.findall(r'<button[^>]*data-card="\w+"[^>]* disabled>', html))
+    assert "Your turn to bid" in html
+    assert "Upcard" in html and view["upcard"] in _shown_cards(html)
+
+
+def test_no_page_shows_another_seats_cards(started: Game) -> None:
+    game = Game.objects.get(pk=started.pk)
+    players = {s.position: s.player for s in Seat.objects.filter(game=game)}
+    hands = _hands(game)
+    for seat, player in players.items():
+        client = signed_in(player.user)
+        for name in ("game-table", "game-board"):
+            shown = _shown_cards(client.get(reverse(name, args=[game.public_id])).content.decode())
+            assert set(hands[seat]) <= shown
+            others = {c for s in range(4) if s != seat for c in hands[s]}
+            assert not shown & others, (seat, name, shown & others)
+
+
+def test_a_spectator_sees_the_table_but_no_hand(started: Game) -> None:
+    outsider = PlayerFactory(name="kibitzer")
+    html = (
+        signed_in(outsider.user)
+        .get(reverse("game-table", args=[started.public_id]))
+        .content.decode()
+    )
+    assert "<button" not in html.split('id="board"')[1]  # nothing to choose: no cards, no bids
+    all_cards = {c for h in _hands(started) for c in h}
+    assert not _shown_cards(html) & all_cards
+
+
+def test_board_fragment_carries_the_seq_and_is_not_cached(started: Game) -> None:
+    client = signed_in(started.creator.user)
+    r = client.get(reverse("game-board", args=[started.public_id]))
+    assert r.status_code == 200 and r["Cache-Control"] == "no-store"
+    assert r.content.decode().lstrip().startswith('<div id="board"')
+    assert 'data-seq="0"' in r.content.decode()
+
+
+def test_the_page_can_post_a_move_with_session_and_csrf(started: Game) -> None:
+    """What the table's script does: session cookie, X-CSRFToken, expected_seq, a key."""
+    game = Game.objects.get(pk=started.pk)
+    player = Seat.objects.get(game=game, position=game.to_act).player
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player.user)
+    page = client.get(reverse("game-table", args=[game.public_id])).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    url = reverse("games-api:game-moves", args=[game.public_id])
+    body = {"action": {"bid": "pass"}, "expected_seq": 0}
+    refused = client.post(url, body, content_type="application/json")
+    assert refused.status_code == 403  # no CSRF token: a session may not post blind
+    ok = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+        HTTP_IDEMPOTENCY_KEY="k1",
+    )
+    assert ok.status_code == 201, ok.content
+    stale = client.post(
+        url,
+        body,
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+        HTTP_IDEMPOTENCY_KEY="k2",
+    )
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_state"
+    board = client.get(reverse("game-board", args=[game.public_id])).content.decode()
+    assert 'data-seq="1"' in board and "bid <strong>pass</strong>" in board
+
+
+def test_deadline_of_the_seat_to_act_is_shown_on_the_table_and_in_my_games(four: list[Any]) -> None:
+    game = services.game_create(
+        creator=four[0], seats=four, options={"time_control": {"days_per_move": 3}}
+    )
+    game = Game.objects.get(pk=game.pk)
+    payload = selectors.game_view(game=game, seats=selectors.game_seats(game=game), seat=None)
+    due = payload["clock"]["running"]["deadline"]
+    player = Seat.objects.get(game=game, position=game.to_act).player
+    client = signed_in(player.user)
+    for url in (reverse("game-table", args=[game.public_id]), reverse("my-games")):
+        html = client.get(url).content.decode()
+        assert f'<time datetime="{due[:19]}' in html, url
+        assert "3 days per move" in html
