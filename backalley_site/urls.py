@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from backalley_site.views import home
+from backalley_site.views import healthz, home
 
 urlpatterns = [
     path("", home, name="home"),
+    path("healthz/", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

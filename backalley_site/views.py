@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from backalley_site.errors import error_body
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness for load balancers and container health checks: the process and its database."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        return JsonResponse(error_body("unhealthy", "The database cannot be reached."), status=503)
+    return JsonResponse({"status": "ok"})

@@ -1,0 +1,27 @@
+# One image for every process of the service: web (gunicorn), Celery worker, Celery beat.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first (from pyproject.toml), so code changes reuse this layer.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+COPY . .
+
+# Static files are collected at build time and served by WhiteNoise.
+RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput --verbosity 0 \
+    && useradd --system --uid 10001 --home-dir /app backalley \
+    && mkdir -p /app/var && chown -R backalley /app/var
+
+USER backalley
+EXPOSE 8000
+
+CMD ["gunicorn", "backalley_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

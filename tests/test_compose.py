@@ -1,0 +1,168 @@
+"""docker-compose.yml and the Dockerfile describe a service that can actually start.
+
+No Docker needed: the files are parsed and every command is checked against the code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shlex
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from celery import Celery
+from django.conf import settings
+from django.test import Client
+from django.urls import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
+APP_SERVICES = ["migrate", "web", "worker", "beat"]
+QUEUES = {"celery", "bots", "ratings", "clock"}
+
+
+def argv(service: str) -> list[str]:
+    command = SERVICES[service]["command"]
+    return shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+
+
+def option(args: list[str], name: str) -> str | None:
+    """The value of ``--name=value`` or ``--name value`` (or its short form) in ``args``."""
+    for i, arg in enumerate(args):
+        if arg.startswith(f"{name}="):
+            return arg.split("=", 1)[1]
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+    return None
+
+
+def test_the_services_are_all_there() -> None:
+    assert set(SERVICES) == {"postgres", "redis", *APP_SERVICES}
+    assert SERVICES["postgres"]["image"].startswith("postgres:")
+    assert SERVICES["redis"]["image"].startswith("redis:")
+
+
+def test_application_services_share_one_image_built_from_the_dockerfile() -> None:
+    images = {SERVICES[s]["image"] for s in APP_SERVICES}
+    assert len(images) == 1
+    for name in APP_SERVICES:
+        build = SERVICES[name]["build"]
+        assert (ROOT / build["context"] / build["dockerfile"]).is_file()
+
+
+def test_application_services_get_their_database_and_broker_from_the_environment() -> None:
+    pg = SERVICES["postgres"]["environment"]
+    for name in APP_SERVICES:
+        env = SERVICES[name]["environment"]
+        db = env["DATABASE_URL"]
+        assert db == (
+            f"postgres://{pg['POSTGRES_USER']}:{pg['POSTGRES_PASSWORD']}@postgres:5432/"
+            f"{pg['POSTGRES_DB']}"
+        )
+        assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
+        assert env["DJANGO_DEBUG"] == "false"
+
+
+def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -> None:
+    for name in ["postgres", "redis", "web", "worker", "beat"]:
+        check = SERVICES[name]["healthcheck"]
+        assert check["test"][0] in {"CMD", "CMD-SHELL"} and len(check["test"]) > 1, name
+        assert check["interval"] and check["retries"] >= 1, name
+    for name in APP_SERVICES:
+        deps = SERVICES[name]["depends_on"]
+        assert deps["postgres"]["condition"] == "service_healthy"
+        assert deps["redis"]["condition"] == "service_healthy"
+    for name in ["web", "worker", "beat"]:
+        assert SERVICES[name]["depends_on"]["migrate"]["condition"] == (
+            "service_completed_successfully"
+        )
+
+
+def test_migrate_runs_manage_py() -> None:
+    args = argv("migrate")
+    assert args[:3] == ["python", "manage.py", "migrate"]
+    assert (ROOT / "manage.py").is_file()
+
+
+def test_web_runs_gunicorn_on_the_wsgi_application() -> None:
+    args = argv("web")
+    assert args[0] == "gunicorn"
+    module, attr = args[1].split(":")
+    assert module == "backalley_site.wsgi"
+    assert callable(getattr(importlib.import_module(module), attr))
+    bind = option(args, "--bind")
+    assert bind is not None
+    port = bind.rsplit(":", 1)[1]
+    assert any(str(p).split(":")[-1] == port for p in SERVICES["web"]["ports"])
+
+
+@pytest.mark.django_db
+def test_the_web_health_check_probes_a_url_that_answers(client: Client) -> None:
+    test = " ".join(SERVICES["web"]["healthcheck"]["test"])
+    url = re.search(r"http://127\.0\.0\.1:(\d+)(/[^'\" ]*)", test)
+    assert url and url.group(1) == option(argv("web"), "--bind").rsplit(":", 1)[1]
+    assert resolve(url.group(2)).url_name == "healthz"
+    response = client.get(url.group(2))
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize("service", ["worker", "beat"])
+def test_celery_services_name_the_projects_celery_app(service: str) -> None:
+    args = argv(service)
+    assert args[0] == "celery"
+    app_name = option(args, "--app") or option(args, "-A")
+    assert app_name == "backalley_site"
+    # `celery --app=backalley_site` finds `backalley_site.celery.app` (or `.app` on the package).
+    package = importlib.import_module(app_name)
+    app = getattr(package, "celery_app", None) or importlib.import_module(f"{app_name}.celery").app
+    assert isinstance(app, Celery)
+    assert ("worker" if service == "worker" else "beat") in args
+
+
+def test_the_worker_consumes_every_queue_the_project_routes_to() -> None:
+    queues = set((option(argv("worker"), "--queues") or option(argv("worker"), "-Q")).split(","))
+    assert queues == QUEUES
+    routed = {r["queue"] for r in getattr(settings, "CELERY_TASK_ROUTES", {}).values()}
+    routed |= {
+        e.get("options", {}).get("queue", "celery")
+        for e in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values()
+    }
+    assert routed <= queues, f"queues nobody consumes: {sorted(routed - queues)}"
+
+
+def test_the_dev_runner_consumes_the_same_queues() -> None:
+    script = (ROOT / "scripts" / "run-dev.sh").read_text()
+    assert set(re.search(r"--queues=([\w,]+)", script).group(1).split(",")) == QUEUES
+
+
+def test_the_dockerfile_installs_the_project_and_runs_gunicorn() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert lines[0].startswith("FROM python:3.1")
+    for line in lines:
+        if line.startswith("COPY ") and not line.startswith("COPY . "):
+            for source in line.split()[1:-1]:
+                assert (ROOT / source).exists(), source
+    assert "pyproject.toml" in text
+    assert "manage.py collectstatic" in text
+    assert re.search(r"^USER \w+", text, re.M), "the image must not run as root"
+    cmd = re.search(r"^CMD (\[.*\])", text, re.M)
+    assert cmd and yaml.safe_load(cmd.group(1))[:2] == [
+        "gunicorn",
+        "backalley_site.wsgi:application",
+    ]
+    # The image installs the runtime dependencies named in pyproject.toml, which must include
+    # everything the processes above start.
+    deps = " ".join(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"])
+    for needed in ["gunicorn", "celery", "psycopg", "redis", "whitenoise", "django-environ"]:
+        assert needed in deps.lower(), needed
+
+
+def test_the_docker_context_leaves_out_local_state() -> None:
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {".git", ".venv", "var", ".env"} <= ignored
