@@ -8,6 +8,7 @@ urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("games/", include("games.web.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
