@@ -7,6 +7,7 @@ and Celery's filesystem transport as a local broker, both under `var/`.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ladder",
+    "clock",
 ]
 
 MIDDLEWARE = [
@@ -137,6 +139,26 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# --- The correspondence clock (clock/): one beat process, a static schedule, queue "clock".
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "clock-sweep-deadlines": {
+            "task": "clock.tasks.sweep_deadlines",
+            "schedule": 60.0,
+            "options": {"queue": "clock", "expires": 55},
+        },
+        "clock-send-reminders": {
+            "task": "clock.tasks.send_reminders",
+            "schedule": 300.0,
+            "options": {"queue": "clock", "expires": 290},
+        },
+        "clock-daily-digests": {
+            "task": "clock.tasks.send_daily_digests",
+            "schedule": crontab(hour=7, minute=0),
+            "options": {"queue": "clock"},
+        },
+    }
+)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

@@ -16,6 +16,8 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("api/v1/ladder/", include("ladder.api.urls")),
     path("ladder/", include("ladder.urls")),
+    path("api/v1/", include("clock.api.urls")),
+    path("notifications/", include("clock.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

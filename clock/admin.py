@@ -1,0 +1,48 @@
+from django.contrib import admin
+
+from clock.models import (
+    GameClock,
+    Notification,
+    NotificationPreference,
+    ReminderSent,
+    SeatClock,
+    Vacation,
+)
+
+
+class SeatClockInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = SeatClock
+    extra = 0
+    readonly_fields = ["position", "player", "reserve_left", "consecutive_timeouts", "timeouts"]
+
+
+@admin.register(GameClock)
+class GameClockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = [
+        "game",
+        "days_per_move",
+        "reserve_days",
+        "turn_seat",
+        "deadline",
+        "expires_at",
+        "paused_at",
+    ]
+    inlines = [SeatClockInline]
+    raw_id_fields = ["game"]
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["player", "started_at", "planned_end", "ended_at", "days_charged"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["player", "kind", "title", "created_at", "read_at"]
+    list_filter = ["kind"]
+    raw_id_fields = ["player", "game"]
+
+
+admin.site.register(NotificationPreference)
+admin.site.register(ReminderSent)

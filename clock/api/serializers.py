@@ -1,0 +1,47 @@
+"""Shapes of the clock's API: notifications, preferences, vacation."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from clock.models import Notification, NotificationPreference
+
+
+class NotificationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    game = serializers.SerializerMethodField()
+    read = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Notification
+        fields = ["id", "kind", "game", "title", "body", "created_at", "read", "read_at"]
+
+    def get_game(self, obj: Notification) -> str | None:
+        return obj.game.public_id if obj.game is not None else None
+
+    def get_read(self, obj: Notification) -> bool:
+        return obj.read_at is not None
+
+
+class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    class Meta:
+        model = NotificationPreference
+        fields = ["reminder_email", "reminder_inapp", "digest_email", "digest_inapp"]
+
+
+class MarkReadSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        max_length=500,
+        help_text="The notifications to mark read; omit to mark all of yours read.",
+    )
+
+
+class VacationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    days_played = serializers.IntegerField()
+    earned = serializers.IntegerField()
+    used = serializers.IntegerField()
+    available = serializers.IntegerField()
+    on_vacation = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)

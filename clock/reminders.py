@@ -1,0 +1,183 @@
+"""Reminders: a nudge when 80% of a move's time is used, and a daily digest of the games
+waiting on each player — in the app and by e-mail, each kind switchable by the player.
+
+Exactly once: each reminder first inserts its ``ReminderSent`` row (unique per player,
+kind and key) in the transaction that writes the notification; a second run, or a racing
+one, finds the row and sends nothing. The e-mail leaves only after that transaction
+commits, so a rolled-back reminder never mails; a mail server failing at that moment loses
+that one mail rather than ever sending it twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.models import Player
+from clock.models import (
+    GameClock,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    ReminderSent,
+    Vacation,
+)
+from games.models import Game, GameStatus, Seat
+
+logger = logging.getLogger(__name__)
+
+
+def preferences_for(player: Player) -> NotificationPreference:
+    prefs, _ = NotificationPreference.objects.get_or_create(player=player)
+    return prefs
+
+
+def _iso(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "no deadline"
+
+
+def _deliver(
+    player: Player,
+    kind: str,
+    key: str,
+    title: str,
+    body: str,
+    *,
+    game: Game | None,
+    inapp: bool,
+    email: bool,
+) -> bool:
+    """Record the reminder once; False when it was already sent (nothing is sent again)."""
+    with transaction.atomic():
+        _, created = ReminderSent.objects.get_or_create(player=player, kind=kind, key=key)
+        if not created:
+            return False
+        if inapp:
+            Notification.objects.create(player=player, kind=kind, game=game, title=title, body=body)
+        address = player.user.email if player.user_id and player.user else ""
+        if email and address:
+            transaction.on_commit(
+                lambda: send_mail(title, body, settings.DEFAULT_FROM_EMAIL, [address])
+            )
+    return True
+
+
+def send_due_reminders(*, now: datetime | None = None) -> int:
+    """Remind each player whose running move has used 80% of its time; returns how many."""
+    now = now or timezone.now()
+    due = (
+        GameClock.objects.filter(
+            game__status=GameStatus.ACTIVE,
+            paused_at__isnull=True,
+            remind_at__lte=now,
+            expires_at__gt=now,
+            turn_seq=F("game__move_count"),
+        )
+        .filter(Q(reminded_seq__isnull=True) | Q(reminded_seq__lt=F("turn_seq")))
+        .select_related("game")
+        .order_by("remind_at")
+    )
+    sent = 0
+    for clock in list(due):
+        if clock.turn_seat is None:
+            continue
+        seat = (
+            Seat.objects.select_related("player__user")
+            .filter(game_id=clock.game_id, position=clock.turn_seat)
+            .first()
+        )
+        if seat is not None and not seat.player.is_bot and seat.abandoned_at is None:
+            prefs = preferences_for(seat.player)
+            game = clock.game
+            title = f"Your move in game {game.public_id}: time is running out"
+            body = (
+                f"It is your turn in game {game.public_id} (seat {clock.turn_seat}). "
+                f"Your time for this move runs out at {_iso(clock.deadline)}"
+                + (
+                    f"; your reserve lasts until {_iso(clock.expires_at)}."
+                    if clock.expires_at != clock.deadline
+                    else "."
+                )
+                + " After that the house bot moves for you."
+            )
+            if _deliver(
+                seat.player,
+                NotificationKind.REMINDER,
+                f"{clock.game_id}:{clock.turn_seq}",
+                title,
+                body,
+                game=game,
+                inapp=prefs.reminder_inapp,
+                email=prefs.reminder_email,
+            ):
+                sent += 1
+        # Only narrows the next query; the ReminderSent row is what makes it exactly once.
+        GameClock.objects.filter(pk=clock.pk, turn_seq=clock.turn_seq).update(
+            reminded_seq=clock.turn_seq
+        )
+    return sent
+
+
+def send_daily_digests(*, now: datetime | None = None) -> int:
+    """One digest per person per UTC day listing the games waiting on them (players on
+    vacation get none); returns how many were sent."""
+    now = now or timezone.now()
+    day = now.date().isoformat()
+    waiting = (
+        Seat.objects.filter(
+            game__status=GameStatus.ACTIVE,
+            position=F("game__to_act"),
+            player__is_bot=False,
+            abandoned_at__isnull=True,
+        )
+        .select_related("game", "game__clock", "player__user")
+        .order_by("player_id", "game_id")
+    )
+    away = set(
+        Vacation.objects.filter(ended_at__isnull=True, started_at__lte=now).values_list(
+            "player_id", flat=True
+        )
+    )
+    by_player: dict[int, list[Seat]] = defaultdict(list)
+    for seat in waiting:
+        if seat.player_id not in away:
+            by_player[seat.player_id].append(seat)
+    sent = 0
+    for seats in by_player.values():
+        player = seats[0].player
+        prefs = preferences_for(player)
+        if not (prefs.digest_email or prefs.digest_inapp):
+            continue
+        lines = []
+        for seat in seats:
+            clock = getattr(seat.game, "clock", None)
+            deadline = (
+                clock.deadline
+                if clock is not None and clock.turn_seq == seat.game.move_count
+                else None
+            )
+            lines.append(
+                f"- game {seat.game.public_id}, seat {seat.position}: due {_iso(deadline)}"
+            )
+        n = len(seats)
+        title = f"{n} game{'s' if n != 1 else ''} waiting on you"
+        body = "It is your turn in:\n" + "\n".join(lines)
+        if _deliver(
+            player,
+            NotificationKind.DIGEST,
+            day,
+            title,
+            body,
+            game=None,
+            inapp=prefs.digest_inapp,
+            email=prefs.digest_email,
+        ):
+            sent += 1
+    return sent

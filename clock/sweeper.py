@@ -1,0 +1,172 @@
+"""The sweeper: the house bot moves for seats past their deadline.
+
+Each due game is handled in its own transaction that locks the game row with
+``SKIP LOCKED`` (a game being moved, or handled by another sweeper, is left for the next
+tick), re-checks that the turn is still due, and submits the substitute move through
+``games.services.move_submit`` with ``submitted_by="system"`` and the idempotency key
+``clock:<game>:<seq>``: a second sweep, or two beat ticks racing, can never make two moves.
+
+After ``TIMEOUTS_TO_ABANDON`` timeouts in a row the player has abandoned the game: the
+seat is marked (``games.Seat.abandoned_at``, read by the ladder) and every later turn of
+that seat is due at once, played by the house bot.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from bots.brain import turn_seed
+from clock import services, substitute, timecontrol
+from clock.models import GameClock, Notification, NotificationKind, SeatClock
+from clock.vacation import vacations_expire
+from games import statecache
+from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
+from games.models import Game, GameStatus, Seat, SubmittedBy
+from games.services import move_submit
+
+logger = logging.getLogger(__name__)
+
+BATCH = 200
+
+
+def idempotency_key(game_id: int, seq: int) -> str:
+    return f"clock:{game_id}:{seq}"
+
+
+@dataclass
+class SweepReport:
+    vacations_ended: int = 0
+    synced: int = 0
+    moved: list[tuple[int, int]] = field(default_factory=list)  # (game id, seq) substituted
+    abandoned: list[tuple[int, int]] = field(default_factory=list)  # (game id, seat)
+    skipped: int = 0
+
+
+@dataclass(frozen=True)
+class Played:
+    outcome: str  # "moved", "abandoned" (moved; the third timeout), "busy", "not_due"
+    seq: int | None = None  # the substituted move's seq
+    seat: int | None = None
+
+
+def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = False) -> Played:
+    """Make the house bot's move for the seat to act if its time is up (or it abandoned).
+
+    ``wait=False`` skips a game whose row another transaction holds (it is due again at
+    the next tick).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update(skip_locked=not wait).filter(pk=game_id)
+        game = locked.first()
+        if game is None:
+            return Played("busy")
+        clock = GameClock.objects.select_for_update().filter(game=game).first()
+        if (
+            clock is None
+            or game.status != GameStatus.ACTIVE
+            or clock.turn_seq != game.move_count
+            or clock.turn_seat is None
+            or clock.turn_seat != game.to_act
+            or clock.paused_at is not None
+            or clock.expires_at is None
+            or clock.expires_at > now
+        ):
+            return Played("not_due")
+        seat_no = clock.turn_seat
+        seat = Seat.objects.select_for_update().get(game=game, position=seat_no)
+        seat_clock = SeatClock.objects.select_for_update().get(game_clock=clock, position=seat_no)
+        state = statecache.state_for(game)
+        action = substitute.house_action(
+            state, seat_no, turn_seed(game.pk, game.move_count, seat_no)
+        )
+        seq = game.move_count
+        try:
+            move_submit(
+                game_id=game.pk,
+                seats=[seat_no],
+                action=action,
+                expected_seq=seq,
+                idempotency_key=idempotency_key(game.pk, seq),
+                submitted_by=SubmittedBy.SYSTEM,
+            )
+        except (StaleState, NotYourTurn, GameOver, IdempotencyKeyReused):
+            return Played("not_due")  # cannot happen under the lock; kept as a guard
+        if seat.abandoned_at is not None:
+            return Played("moved", seq + 1, seat_no)  # an abandoned seat: not a timeout
+        seat_clock.consecutive_timeouts = F("consecutive_timeouts") + 1
+        seat_clock.timeouts = F("timeouts") + 1
+        seat_clock.reserve_left = timedelta(0)  # the deadline came after the bank ran out
+        seat_clock.save(update_fields=["consecutive_timeouts", "timeouts", "reserve_left"])
+        seat_clock.refresh_from_db(fields=["consecutive_timeouts"])
+        gone = seat_clock.consecutive_timeouts >= timecontrol.TIMEOUTS_TO_ABANDON
+        if gone:
+            seat.abandoned_at = now
+            seat.save(update_fields=["abandoned_at"])
+        _tell(seat, game, seq + 1, gone)
+        return Played("abandoned" if gone else "moved", seq + 1, seat_no)
+
+
+def _tell(seat: Seat, game: Game, seq: int, gone: bool) -> None:
+    if seat.player.is_bot:
+        return
+    if gone:
+        title = f"Game {game.public_id}: the house bot has taken your seat"
+        body = (
+            f"You ran out of time {timecontrol.TIMEOUTS_TO_ABANDON} times in a row, so the "
+            "house bot plays your seat to the end of the game; it counts as a loss for you."
+        )
+    else:
+        title = f"Game {game.public_id}: your time ran out"
+        body = f"The house bot made move {seq} for you."
+    Notification.objects.create(
+        player=seat.player, kind=NotificationKind.TIMEOUT, game=game, title=title, body=body
+    )
+
+
+def due_games(now: datetime) -> list[int]:
+    """Games whose running clock has expired (vacations excluded), oldest deadline first."""
+    return list(
+        GameClock.objects.filter(
+            game__status=GameStatus.ACTIVE,
+            paused_at__isnull=True,
+            expires_at__lte=now,
+            turn_seq=F("game__move_count"),
+        )
+        .order_by("expires_at")
+        .values_list("game_id", flat=True)[:BATCH]
+    )
+
+
+def stale_clocks() -> list[int]:
+    """Games with a time control whose clock is behind the move log (a lost sync)."""
+    behind = Q(clock__isnull=True) | ~Q(clock__turn_seq=F("move_count"))
+    return list(
+        Game.objects.filter(status=GameStatus.ACTIVE, options__time_control__isnull=False)
+        .exclude(options__time_control=None)
+        .filter(behind)
+        .values_list("pk", flat=True)[:BATCH]
+    )
+
+
+def sweep(*, now: datetime | None = None) -> SweepReport:
+    now = now or timezone.now()
+    report = SweepReport(vacations_ended=vacations_expire(now=now))
+    for game_id in stale_clocks():
+        services.clock_sync(game_id=game_id)
+        report.synced += 1
+    for game_id in due_games(now):
+        played = timeout_play(game_id=game_id, now=now)
+        if played.seq is None or played.seat is None:
+            report.skipped += 1
+            continue
+        report.moved.append((game_id, played.seq))
+        if played.outcome == "abandoned":
+            report.abandoned.append((game_id, played.seat))
+    return report

@@ -1,0 +1,64 @@
+"""Celery tasks of the clock (queue "clock"): thin, idempotent, by id (STYLE.md).
+
+``sweep_deadlines`` and the reminder tasks run from the beat schedule in settings; a
+second run, or two ticks racing, changes nothing more (see ``clock.sweeper`` and
+``clock.reminders``). All of them run on the "clock" queue (named where they are sent: the beat
+schedule's options and ``apply_async(queue="clock")``).
+``play_abandoned_seat`` is enqueued on commit when a turn comes to
+an abandoned seat, so the house bot answers at once instead of at the next tick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from clock import reminders, sweeper
+
+COMMON: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    # Only a lost or busy database is worth another try; a bug is not.
+    "autoretry_for": (OperationalError, InterfaceError),
+    "max_retries": 5,
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "ignore_result": True,
+}
+
+
+@shared_task(name="clock.tasks.sweep_deadlines", soft_time_limit=240, time_limit=300, **COMMON)
+def sweep_deadlines() -> dict[str, int]:
+    """End spent vacations, repair lagging clocks, and move for every seat out of time."""
+    report = sweeper.sweep()
+    return {
+        "vacations_ended": report.vacations_ended,
+        "synced": report.synced,
+        "moved": len(report.moved),
+        "abandoned": len(report.abandoned),
+        "skipped": report.skipped,
+    }
+
+
+@shared_task(name="clock.tasks.send_reminders", soft_time_limit=240, time_limit=300, **COMMON)
+def send_reminders() -> int:
+    """Remind players whose move has used 80% of its time (once per move)."""
+    return reminders.send_due_reminders()
+
+
+@shared_task(name="clock.tasks.send_daily_digests", soft_time_limit=540, time_limit=600, **COMMON)
+def send_daily_digests() -> int:
+    """Send each player (once per day) the list of games waiting on them."""
+    return reminders.send_daily_digests()
+
+
+@shared_task(name="clock.tasks.play_abandoned_seat", soft_time_limit=20, time_limit=30, **COMMON)
+def play_abandoned_seat(game_id: int, seq: int) -> str:
+    """The house bot's move for an abandoned seat to act at ``seq`` (nothing if done)."""
+    from games.models import Game
+
+    if Game.objects.filter(pk=game_id, move_count=seq).exists():
+        return sweeper.timeout_play(game_id=int(game_id), wait=True).outcome
+    return "already_played"
