@@ -1,0 +1,138 @@
+"""Determinization: deal the cards a seat cannot see, consistently with what it knows.
+
+A sample gives every other seat as many unseen cards as it still holds (the rest stay in
+the stock), never a card that seat is known not to hold (``SeatKnowledge.excluded``), and is
+then replayed through the engine from the start of the deal — bids, tricks, the trick in
+progress — so a sample that broke a rule of play could not be returned. Only the
+``SeatKnowledge`` is read: the real hands are never at hand here.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.deal import DealState
+from games.engine.errors import EngineError
+from games.strategies.knowledge import SeatKnowledge
+
+STOCK = 3  # bin index of the undealt stock (bins 0..2 are the other seats in seat order)
+
+
+class SamplingError(RuntimeError):
+    """No deal of the unseen cards fits what the seat knows (a bug if ever raised)."""
+
+
+def _bins(info: SeatKnowledge) -> tuple[list[int], list[int], list[int]]:
+    """(other seats, capacity per bin, unseen cards)."""
+    others = [s for s in range(4) if s != info.seat]
+    cards = []
+    m = info.unseen
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    caps = [info.cards_to_hold(s) for s in others]
+    stock = len(cards) - sum(caps)
+    if stock < 0 or any(c < 0 for c in caps):
+        raise SamplingError("the unseen cards cannot fill the other hands")
+    return others, [*caps, stock], cards
+
+
+def _allowed(info: SeatKnowledge, others: list[int], card: int) -> list[int]:
+    return [i for i, s in enumerate(others) if not info.excluded[s] >> card & 1] + [STOCK]
+
+
+def _greedy(
+    options: list[tuple[int, list[int]]], caps: list[int], rng: random.Random
+) -> list[int] | None:
+    """Most constrained cards first, each to an allowed bin weighted by its room left (with no
+    constraints this is a uniformly random deal)."""
+    room = caps[:]
+    hands = [0, 0, 0, 0]
+    for card, allowed in options:
+        total = 0
+        for b in allowed:
+            total += room[b]
+        if not total:
+            return None
+        r = rng.randrange(total)
+        for b in allowed:
+            r -= room[b]
+            if r < 0:
+                room[b] -= 1
+                hands[b] |= 1 << card
+                break
+    return hands
+
+
+def _matching(options: list[tuple[int, list[int]]], caps: list[int]) -> list[int] | None:
+    """Any assignment meeting the constraints (augmenting paths over bin slots)."""
+    slots = [b for b, cap in enumerate(caps) for _ in range(cap)]
+    owner: list[int | None] = [None] * len(slots)  # slot -> option index
+
+    def place(i: int, seen: set[int]) -> bool:
+        allowed = options[i][1]
+        for j, b in enumerate(slots):
+            if b in allowed and j not in seen:
+                seen.add(j)
+                held = owner[j]
+                if held is None or place(held, seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    for i in range(len(options)):
+        if not place(i, set()):
+            return None
+    hands = [0, 0, 0, 0]
+    for j, held in enumerate(owner):
+        if held is not None:
+            hands[slots[j]] |= 1 << options[held][0]
+    return hands
+
+
+def sample_hands(info: SeatKnowledge, rng: random.Random, tries: int = 20) -> list[int]:
+    """Current hands of all four seats: the seat's own, and a consistent guess for the rest."""
+    others, caps, cards = _bins(info)
+    rng.shuffle(cards)
+    options = [(c, _allowed(info, others, c)) for c in cards]
+    options.sort(key=lambda o: len(o[1]))  # stable: the shuffle breaks ties
+    bins = None
+    for _ in range(tries):
+        bins = _greedy(options, caps, rng)
+        if bins is not None:
+            break
+    if bins is None:
+        bins = _matching(options, caps)
+        if bins is None:
+            raise SamplingError("no deal of the unseen cards fits what the seat knows")
+    hands = [0, 0, 0, 0]
+    hands[info.seat] = info.hand
+    for i, s in enumerate(others):
+        hands[s] = bins[i]
+    return hands
+
+
+def world_from_hands(info: SeatKnowledge, hands: list[int]) -> DealState:
+    """The deal replayed to now from the given current hands (plus the cards already played):
+    the engine checks every bid and card again, so an inconsistent guess raises."""
+    start = tuple(hands[s] | info.played[s] for s in range(4))
+    world = DealState.dealt(start, info.upcard, info.dealer, info.hand_size)
+    for b in info.bids:
+        world.bid(b)
+    for _, cards, _ in info.tricks:
+        for c in cards:
+            world.play(c)
+    for c in info.trick:
+        world.play(c)
+    return world
+
+
+def sample_world(info: SeatKnowledge, rng: random.Random) -> DealState:
+    """A determinized deal at the seat's decision point."""
+    for _ in range(5):
+        try:
+            return world_from_hands(info, sample_hands(info, rng))
+        except EngineError:
+            continue
+    raise SamplingError("sampled deals keep contradicting the play so far")

@@ -1,0 +1,30 @@
+"""Helpers for strategy tests: deals from readable hands and the knowledge of one seat."""
+
+from games.engine.actions import action_str, parse_action
+from games.engine.cards import card_mask, parse_card
+from games.engine.deal import DealState
+from games.strategies.base import heuristic_action
+from games.strategies.knowledge import SeatKnowledge
+
+
+def hand(text: str) -> int:
+    return card_mask(parse_card(c) for c in text.split())
+
+
+def deal(hands: list[str], upcard: str, dealer: int = 3) -> DealState:
+    """A deal from four space-separated hands (seat 0 first); seat dealer+1 bids first."""
+    return DealState([hand(h) for h in hands], parse_card(upcard), dealer)
+
+
+def act(d: DealState, *moves: str) -> None:
+    for m in moves:
+        d.apply(parse_action(m))
+
+
+def knowledge(d: DealState) -> SeatKnowledge:
+    """What the seat to act knows."""
+    return SeatKnowledge.from_deal(d, d.to_act)
+
+
+def heuristic_move(d: DealState) -> str:
+    return action_str(heuristic_action(knowledge(d)))
