@@ -1,0 +1,110 @@
+"""Random-play throughput of the rules engine, against OpenSpiel's `oh_hell` when installed.
+
+Both loops run in this one process, one after the other, on one core: pick a uniformly
+random legal action until the game ends. For our engine every action goes through
+`GameState.apply` with its full legality checks. For OpenSpiel the game is `oh_hell` with
+4 players and 12 tricks; its chance steps (the deal, the trump card) are sampled and
+counted in its time but not as decisions, so both sides count bids and plays only.
+
+    python bench/engine.py [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.engine.state import GameState  # noqa: E402
+
+
+@dataclass
+class Throughput:
+    name: str
+    games: int
+    decisions: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    def line(self) -> str:
+        return (
+            f"{self.name:<28} {self.games:>7} games {self.decisions:>10} decisions "
+            f"{self.seconds:7.2f} s  {self.games_per_second:9.1f} games/s  "
+            f"{self.decisions_per_second:11.0f} decisions/s"
+        )
+
+
+def bench_ours(seconds: float, seed: int) -> Throughput:
+    rng = random.Random(seed)
+    games = decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game_seed = hashlib.sha256(f"bench:{seed}:{games}".encode()).hexdigest()
+        state = GameState.new(game_seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        games += 1
+    return Throughput("backalley (full checks)", games, decisions, time.perf_counter() - start)
+
+
+def bench_openspiel(seconds: float, seed: int) -> Throughput | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    rng = random.Random(seed)
+    games = decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                weights = [p for _, p in outcomes]
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                decisions += 1
+        games += 1
+    return Throughput("openspiel oh_hell (12 tricks)", games, decisions, time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per engine")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    ours = bench_ours(args.seconds, args.seed)
+    print(ours.line())
+    theirs = bench_openspiel(args.seconds, args.seed)
+    if theirs is None:
+        print("openspiel: not installed (pip install open-spiel) - no comparison")
+        return
+    print(theirs.line())
+    ratio = ours.decisions_per_second / theirs.decisions_per_second
+    print(f"decisions/s ratio (backalley / openspiel): {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
