@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass
+from operator import mod
 
 from games.engine.cards import BB, LB
 from games.engine.errors import BadSeed
@@ -52,6 +53,20 @@ class HmacKey:
         o = self.outer.copy()
         o.update(i.digest())
         return o.digest()
+
+    def stream(self, label: bytes, blocks: int) -> bytes:
+        """The first ``blocks`` blocks of the stream for ``label`` (RULES.md §9), joined."""
+        base = self.inner.copy()
+        base.update(label)
+        outer = self.outer
+        out = []
+        for c in range(blocks):
+            i = base.copy()
+            i.update(c.to_bytes(4, "big"))
+            o = outer.copy()
+            o.update(i.digest())
+            out.append(o.digest())
+        return b"".join(out)
 
 
 class _Stream:
@@ -96,7 +111,6 @@ _DOWN = tuple(range(53, 0, -1))  # i = 53 .. 1
 _DOWN_K = tuple(i + 1 for i in _DOWN)  # uniform(i + 1)
 _BLOCKS = 7  # 56 u32s: 53 draws almost never need an eighth block
 _U32X56 = struct.Struct(">56I")
-_COUNTERS = tuple(c.to_bytes(4, "big") for c in range(_BLOCKS))
 
 
 def _deck(key: bytes | HmacKey, deal_number: int, attempt: int) -> list[int]:
@@ -104,13 +118,11 @@ def _deck(key: bytes | HmacKey, deal_number: int, attempt: int) -> list[int]:
     mac = key if isinstance(key, HmacKey) else HmacKey(key)
     label = f"deal:{deal_number}:{attempt}".encode("ascii")
     block = mac.block
-    vals: tuple[int, ...] = _U32X56.unpack(
-        b"".join([block(label + _COUNTERS[c]) for c in range(_BLOCKS)])
-    )
+    vals: tuple[int, ...] = _U32X56.unpack(mac.stream(label, _BLOCKS))
     deck = list(range(54))
     if max(vals[:53]) < _SAFE:
         # No draw can be rejected (every limit is above _SAFE): take u mod k directly.
-        for i, j in zip(_DOWN, map(int.__mod__, vals, _DOWN_K), strict=True):
+        for i, j in zip(_DOWN, map(mod, vals, _DOWN_K), strict=True):
             deck[i], deck[j] = deck[j], deck[i]
         return deck
     counter = _BLOCKS

@@ -55,6 +55,7 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
         "last_trick": (
             {"leader": last[0], "cards": cards_str(last[1]), "winner": last[2]} if last else None
         ),
+        "tricks": [{"leader": t[0], "cards": cards_str(t[1]), "winner": t[2]} for t in d.tricks],
         "trump_broken": d.broken,
         "tricks_won": list(d.won),
         "team_tricks": list(d.team_tricks()),
