@@ -1,7 +1,16 @@
 """The Back Alley rules engine: pure Python, no framework, no I/O, no clock, no global random.
 
-Modules: ``cards`` (ints and bitmasks), ``actions`` (action ints and their text/JSON forms),
-``errors`` (typed errors with stable codes), ``shuffle`` (the seeded deals), ``deal`` (one
-deal's state machine), ``state`` (the whole 25-deal game), ``records`` (game records and the
-validator).
+Modules:
+
+- ``cards``: cards as ints 0..53, hands as bitmasks, notation (``parse_card``, ``card_str``).
+- ``actions``: action ints (cards, ``PASS``, ``bid_action(k)``, ``BOARD``) and their text and
+  JSON forms.
+- ``errors``: ``EngineError`` and its subclasses with stable codes.
+- ``shuffle``: the seeded, verifiable deals of RULES.md §9.
+- ``deal``: one deal's state machine (``DealState``, buildable from explicit hands for bots).
+- ``state``: the whole 25-deal game (``GameState``, ``Outcome``).
+- ``views`` and ``events``: what a seat or a spectator may see, and what an action caused.
+- ``records`` and ``validate``: game records (RECORD-FORMAT.md), their reading back and the
+  validator (``validate_record``).
+- ``cli``: ``python -m games.engine selfplay | validate | deal`` (the only module with I/O).
 """
