@@ -126,6 +126,29 @@ class DealCore:
         self.won = [0, 0, 0, 0]
         self._lm = -1  # legal mask cached by legal_actions() until the next action
 
+    def _share_deal_into(self, c: DealCore) -> None:
+        """Give ``c`` this deal's fields by reference (for a deal that will not change again)."""
+        c.n = self.n
+        c.dealer = self.dealer
+        c.upcard = self.upcard
+        c.trump = self.trump
+        c.trump_mask = self.trump_mask
+        c.start_hands = self.start_hands
+        c.hands = self.hands
+        c.bids = self.bids
+        c.board_level = self.board_level
+        c.boards = self.boards
+        c.phase = self.phase
+        c.to_act = self.to_act
+        c.leader = self.leader
+        c.trick = self.trick
+        c.led_mask = self.led_mask
+        c.blooper = self.blooper
+        c.broken = self.broken
+        c.tricks = self.tricks
+        c.won = self.won
+        c._lm = self._lm
+
     def _copy_deal_into(self, c: DealCore) -> None:
         c.n = self.n
         c.dealer = self.dealer

@@ -213,7 +213,7 @@ class GameState(DealCore):
             status = "voided"
         # The finished deal's lists are never touched again: the snapshot takes them over.
         snap = DealState.__new__(DealState)
-        self._copy_deal_into(snap)
+        self._share_deal_into(snap)
         info = DealInfo(self.deal_number, self.attempt, self.swap, snap, status, score, self.totals)
         self.deals.append(info)
         if events is not None:
