@@ -244,7 +244,10 @@ def ladder_rate_game(*, game_id: int) -> int:
 
 
 def ladder_game_finished(*, game_id: int) -> None:
-    """Queue the rating of a game once the transaction that finished it commits."""
-    from ladder.tasks import rate_game  # the task module imports this one
+    """Queue the rating of a game once the transaction that finished it commits.
 
-    transaction.on_commit(lambda: rate_game.delay(game_id))
+    For writers that finish a game outside the games services' own hook.
+    """
+    from ladder.hooks import enqueue_rating  # the hooks import the task, which imports us
+
+    transaction.on_commit(lambda: enqueue_rating(game_id))

@@ -56,3 +56,61 @@ def finished_game(
         Seat(game=game, position=pos, player=p) for pos, p in enumerate(seated)
     )
     return game
+
+
+def played_game(seated: list[Player], *, seed: int = 0, moves: int | None = None) -> Game:
+    """A rated game created through the games services and played with random legal moves.
+
+    All moves but the last are computed by the engine and written to the move log in bulk
+    (with the snapshot the move path keeps); the last one goes through `move_submit`, so
+    the real path ends the game and fires its hooks. `moves` stops early: a game in progress.
+    """
+    import random
+
+    from games import services as game_services
+    from games import statecache
+    from games.engine.actions import action_to_json
+    from games.engine.state import GameState
+    from games.models import Move
+
+    rng = random.Random(seed)
+    game = game_services.game_create(creator=seated[0], seats=seated, options={"rated": True})
+    state = GameState.new(game.seed)
+    codes: list[int] = []
+    while not state.is_terminal() and (moves is None or len(codes) < moves):
+        action = rng.choice(state.legal_actions())
+        codes.append(action)
+        state.apply(action)
+    last = codes.pop()
+    before = GameState.replay(game.seed, codes)
+    rows = []
+    replaying = GameState.new(game.seed)
+    for seq, code in enumerate(codes, start=1):
+        seat = replaying.seat_to_act
+        replaying.apply(code)
+        rows.append(
+            Move(
+                game=game,
+                seq=seq,
+                seat=seat,
+                action=action_to_json(code),
+                action_code=code,
+                submitted_by="player",
+                actor=seated[seat],
+            )
+        )
+    Move.objects.bulk_create(rows)
+    Game.objects.filter(pk=game.pk).update(
+        move_count=len(codes),
+        to_act=before.seat_to_act,
+        deal_number=before.deal_number,
+        snapshot=statecache.dump(before),
+    )
+    game_services.move_submit(
+        game_id=game.pk,
+        seats=[before.seat_to_act],
+        action=action_to_json(last),
+        expected_seq=len(codes),
+    )
+    game.refresh_from_db()
+    return game
