@@ -95,6 +95,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Bodies larger than this are refused before any view runs.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)
+# API sign-ups allowed per client address (DRF rate syntax).
+ACCOUNTS_API_SIGNUP_RATE = env.str("ACCOUNTS_API_SIGNUP_RATE", default="20/hour")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.serializers import (
@@ -107,11 +109,21 @@ class MeView(APIView):
         return Response(MeSerializer(body).data)
 
 
+class SignupThrottle(AnonRateThrottle):
+    """Sign-ups per client address; the rate is read at request time so it can be tuned."""
+
+    scope = "signup"
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "ACCOUNTS_API_SIGNUP_RATE", "20/hour"))
+
+
 class SignupView(APIView):
     """Make an account, its player and a first API token in one step (for API-only clients)."""
 
     authentication_classes: list[type[SessionAuthentication]] = []
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [SignupThrottle]
 
     @extend_schema(request=SignupSerializer, responses={201: SignupResultSerializer, **ERRORS})
     def post(self, request: Request) -> Response:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 import yaml
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import ApiToken, Player
@@ -28,6 +29,12 @@ def error(response: Any, status: int, code: str) -> dict[str, Any]:
     body = response.json()
     assert set(body) == {"code", "message", "extra"} and body["code"] == code
     return body
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> None:
+    # Throttle counters live in the cache, which outlives a test.
+    cache.clear()
 
 
 @pytest.fixture
@@ -246,6 +253,26 @@ def test_api_signup_errors_write_nothing(
     assert get_user_model().objects.count() == users
     assert Player.objects.count() == players
     assert not ApiToken.objects.exists()
+
+
+def test_api_signup_is_rate_limited_per_address(client: Client, settings: Any) -> None:
+    settings.ACCOUNTS_API_SIGNUP_RATE = "2/hour"
+    for i in range(2):
+        response = client.post(
+            "/api/v1/auth/signup/",
+            {"username": f"u{i}", "password": PASSWORD, "name": f"name{i}"},
+            content_type=JSON,
+        )
+        assert response.status_code == 201
+    users = get_user_model().objects.count()
+    response = client.post(
+        "/api/v1/auth/signup/",
+        {"username": "u3", "password": PASSWORD, "name": "name3"},
+        content_type=JSON,
+    )
+    body = error(response, 429, "throttled")
+    assert body["extra"]["wait"] > 0 and int(response["Retry-After"]) > 0
+    assert get_user_model().objects.count() == users
 
 
 # --- OpenAPI -----------------------------------------------------------------------------
