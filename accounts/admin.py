@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
 
-from accounts.models import Player
+from accounts.models import ApiToken, Player
 
 
 @admin.register(Player)
@@ -10,3 +13,41 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username", "owner__username"]
     raw_id_fields = ["user", "owner"]
     readonly_fields = ["created_at"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are made by their owners (the secret is shown to them once); staff can revoke."""
+
+    list_display = [
+        "name",
+        "user",
+        "prefix",
+        "scopes",
+        "bot",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix", "user__username"]
+    readonly_fields = [
+        "user",
+        "name",
+        "scopes",
+        "bot",
+        "prefix",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    exclude = ["key_hash"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} token(s) revoked.", messages.SUCCESS)

@@ -11,6 +11,11 @@ Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``. It renders
   405, 406, 415, throttling) with stable codes;
 * Django's ``Http404``, ``PermissionDenied``, ``ValidationError`` and ``RequestDataTooBig``.
 
+Validation errors are ``invalid`` with the per-field messages in ``extra["fields"]``
+(``{"expected_seq": ["..."]}``; nested serializers nest) or, for errors about the whole body,
+``extra["errors"]`` (a list). Throttling gives ``extra["wait"]`` (seconds) and 405 gives
+``extra["method"]``.
+
 Anything else is a bug: it returns ``None`` so Django's 500 handling (and its logging) runs.
 """
 
@@ -51,15 +56,23 @@ def _flatten(detail: Any) -> Any:
 def _first_message(detail: Any, path: str = "") -> str:
     """The first human message in a validation tree, prefixed by its field path."""
     if isinstance(detail, dict):
-        for key, value in detail.items():
-            # Non-field errors are about the whole body: no prefix.
-            sub = path if key == "non_field_errors" else (f"{path}.{key}" if path else str(key))
-            return _first_message(value, sub)
-        return ""
-    if isinstance(detail, list):
-        return _first_message(detail[0], path) if detail else ""
-    text = str(detail)
-    return f"{path}: {text}" if path else text
+        items = detail.items()
+    elif isinstance(detail, list):
+        items = ((f"{i}", v) for i, v in enumerate(detail))  # type: ignore[assignment]
+    else:
+        text = str(detail)
+        return f"{path}: {text}" if path else text
+    for key, value in items:
+        if isinstance(detail, list) and not isinstance(value, dict | list):
+            sub = path  # a list of messages for one field: no index in the path
+        elif key == "non_field_errors":
+            sub = path  # errors about the whole object
+        else:
+            sub = f"{path}.{key}" if path else str(key)
+        found = _first_message(value, sub)
+        if found:
+            return found
+    return ""
 
 
 def _validation(detail: Any) -> tuple[str, dict[str, Any]]:

@@ -108,3 +108,22 @@ def test_player_admin_pages_load(admin_client) -> None:  # type: ignore[no-untyp
     assert admin_client.get("/admin/accounts/player/").status_code == 200
     assert b"Listed" in admin_client.get("/admin/accounts/player/").content
     assert admin_client.get("/admin/accounts/player/add/").status_code == 200
+
+
+def test_token_admin_hides_the_hash_and_revokes(admin_client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import ApiTokenFactory
+
+    token = ApiTokenFactory(name="listed-token")
+    listing = admin_client.get("/admin/accounts/apitoken/")
+    assert listing.status_code == 200 and b"listed-token" in listing.content
+    change = admin_client.get(f"/admin/accounts/apitoken/{token.pk}/change/")
+    assert change.status_code == 200
+    assert token.key_hash.encode() not in change.content
+    assert admin_client.get("/admin/accounts/apitoken/add/").status_code == 403
+    response = admin_client.post(
+        "/admin/accounts/apitoken/",
+        {"action": "revoke", "_selected_action": [token.pk]},
+    )
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None

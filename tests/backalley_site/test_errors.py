@@ -74,6 +74,20 @@ def test_a_non_object_body_is_a_validation_error(client: Client) -> None:
     assert "non_field_errors" in body["extra"]["fields"]
 
 
+def test_nested_validation_errors_name_the_first_bad_field() -> None:
+    from rest_framework.exceptions import ValidationError
+
+    detail = {"seats": [{}, {"name": ["Unknown player."]}], "options": {"x": ["Bad."]}}
+    response = api_exception_handler(ValidationError(detail), {})
+    assert response is not None and response.status_code == 400
+    assert response.data["message"] == "Invalid input: seats.1.name: Unknown player."
+    assert response.data["extra"]["fields"]["seats"][1] == {"name": ["Unknown player."]}
+    plain = api_exception_handler(ValidationError(["Whole body is wrong."]), {})
+    assert plain is not None
+    assert plain.data["message"] == "Invalid input: Whole body is wrong."
+    assert plain.data["extra"] == {"errors": ["Whole body is wrong."]}
+
+
 def test_malformed_json_is_refused(client: Client) -> None:
     response = client.post(f"{RAISE}/move/", '{"expected_seq": 1,', content_type="application/json")
     body = assert_shape(response, 400, "malformed_json")
