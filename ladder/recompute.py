@@ -107,12 +107,27 @@ def _insert(model: Any, columns: list[str], rows: list[tuple[Any, ...]]) -> None
         with connection.cursor() as cursor:
             raw = cursor.cursor  # the psycopg cursor under Django's wrapper
             with raw.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
+                # COPY's text format, built by hand: several times faster than write_row
+                # for these plain values (numbers, decimals, times, JSON without tabs).
+                for start in range(0, len(rows), BATCH):
+                    chunk = rows[start : start + BATCH]
+                    copy.write("".join("\t".join(map(_text, row)) + "\n" for row in chunk))
         return
     model.objects.bulk_create(
         (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=BATCH
     )
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "\\N"
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
 
 
 def _standing_rows(key: str, tallies: dict[int, Tally]) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -147,6 +162,10 @@ def _json(value: Any) -> Any:
 def ladder_recompute(*, progress: Progress | None = None) -> RecomputeSummary:
     """Replace every rating, change and marker by a fresh pass over the games in order."""
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # A rebuild can always be run again, so it need not wait for its WAL flush.
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit = off")
         state = ladder_lock()
         games = list(sources.eligible_games().values_list(*sources.GAME_FIELDS))
         seats = sources.seats_by_game(None)
