@@ -32,12 +32,16 @@ MODES = ("games", "deals")
 
 @dataclass
 class Timings:
-    """Think time per strategy name, for decisions with more than one legal action."""
+    """Think time per strategy name, for decisions with more than one legal action: wall
+    clock (``seconds``) and this thread's CPU time (``cpu_seconds``, unaffected by other
+    processes competing for the cores)."""
 
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    cpu_seconds: dict[str, list[float]] = field(default_factory=dict)
 
-    def add(self, name: str, elapsed: float) -> None:
+    def add(self, name: str, elapsed: float, cpu: float) -> None:
         self.seconds.setdefault(name, []).append(elapsed)
+        self.cpu_seconds.setdefault(name, []).append(cpu)
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,9 @@ def _decide(
 ) -> int:
     if timings is None or len(info.legal) < 2:
         return strategy.choose(info, rng)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     action = strategy.choose(info, rng)
-    timings.add(strategy.name, time.perf_counter() - start)
+    timings.add(strategy.name, time.perf_counter() - start, time.thread_time() - cpu)
     return action
 
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import random
 
+from games.engine.actions import BOARD, PASS
+from games.engine.cards import FULL_DECK_MASK, JOKERS_MASK
 from games.engine.deal import DealState
 from games.engine.errors import EngineError
+from games.strategies.heuristic import choose_bid
 from games.strategies.knowledge import SeatKnowledge
 
 STOCK = 3  # bin index of the undealt stock (bins 0..2 are the other seats in seat order)
@@ -128,11 +131,54 @@ def world_from_hands(info: SeatKnowledge, hands: list[int]) -> DealState:
     return world
 
 
-def sample_world(info: SeatKnowledge, rng: random.Random) -> DealState:
-    """A determinized deal at the seat's decision point."""
+def _bid_level(bid: int, hand_size: int) -> int:
+    return hand_size if bid == BOARD else bid - PASS
+
+
+def bid_fit(info: SeatKnowledge, hands: list[int]) -> float:
+    """How well a guess explains the others' bids: 1.0 when each bid is the one the heuristic
+    would have made from the guessed hand, ``0.35`` per trick of difference otherwise.
+
+    A soft model of the bidders (people and other bots bid differently): it makes likely
+    deals likelier, it never rules one out.
+    """
+    out = 1 << info.upcard
+    if info.trump is None:
+        out |= JOKERS_MASK
+    tm = info.trump_mask
+    n = info.hand_size
+    fit = 1.0
+    for i, bid in enumerate(info.bids):
+        seat = (info.dealer + 1 + i) & 3
+        if seat == info.seat:
+            continue
+        start = hands[seat] | info.played[seat]
+        live = FULL_DECK_MASK & ~out & ~start
+        guess = choose_bid(start, tm, n, live, seat, info.dealer, info.bids[:i])
+        fit *= 0.35 ** abs(_bid_level(guess, n) - _bid_level(bid, n))
+    return fit
+
+
+def sample_world(info: SeatKnowledge, rng: random.Random, bid_tries: int = 6) -> DealState:
+    """A determinized deal at the seat's decision point.
+
+    Guesses are weighed by :func:`bid_fit` (rejection sampling over up to ``bid_tries``
+    guesses; if none is accepted, the best-fitting one is used).
+    """
+    best: list[int] | None = None
+    best_fit = -1.0
+    for _ in range(max(1, bid_tries)):
+        hands = sample_hands(info, rng)
+        fit = bid_fit(info, hands) if bid_tries > 1 else 1.0
+        if fit > best_fit:
+            best, best_fit = hands, fit
+        if rng.random() < fit:
+            best = hands
+            break
+    assert best is not None
     for _ in range(5):
         try:
-            return world_from_hands(info, sample_hands(info, rng))
+            return world_from_hands(info, best)
         except EngineError:
-            continue
+            best = sample_hands(info, rng)  # only if the inference missed a rule: try afresh
     raise SamplingError("sampled deals keep contradicting the play so far")

@@ -116,9 +116,10 @@ class StrongStrategy:
 
     name = "strong"
 
-    def __init__(self, samples: int = 48, time_budget: float = 0.3) -> None:
+    def __init__(self, samples: int = 48, time_budget: float = 0.3, bid_tries: int = 6) -> None:
         self.samples = samples
         self.time_budget = time_budget
+        self.bid_tries = bid_tries  # 1 = sample without weighing the guesses by the bids
 
     def evaluate(self, info: SeatKnowledge, rng: random.Random) -> tuple[dict[int, float], int]:
         """Mean score difference (our team minus theirs) per candidate, and samples used."""
@@ -129,7 +130,7 @@ class StrongStrategy:
         deadline = time.perf_counter() + self.time_budget
         used = 0
         while used < self.samples:
-            world = sample_world(info, rng)
+            world = sample_world(info, rng, self.bid_tries)
             for a in candidates:
                 w = world.clone()
                 if a >= PASS:

@@ -10,7 +10,7 @@ from games.engine.shuffle import JokerSwap
 from games.engine.state import GameState
 from games.strategies import choose_action, get_strategy
 from games.strategies.knowledge import SeatKnowledge
-from games.strategies.sampling import sample_hands, world_from_hands
+from games.strategies.sampling import bid_fit, sample_hands, world_from_hands
 from tests.strategies.helpers import act, deal, knowledge
 
 SEED = "5e" * 32
@@ -194,3 +194,18 @@ def test_strategies_decide_from_knowledge_alone() -> None:
     for name, params in (("random", {}), ("heuristic", {}), ("strong", {"samples": 3})):
         action = get_strategy(name, params).choose(info, random.Random(1))
         assert action in g.legal_actions()
+
+
+def test_guesses_are_weighed_by_how_well_they_explain_the_bids() -> None:
+    g = GameState.new("e5" * 32)
+    while g.phase == "bidding" and len(g.bids) < 3:
+        seat = g.seat_to_act
+        assert seat is not None
+        g.apply(choose_action("heuristic", {}, g, seat, seed=0))
+    seat = g.seat_to_act
+    assert seat is not None
+    info = SeatKnowledge.from_state(g, seat)
+    # Heuristic bidders: the real deal explains their bids exactly.
+    assert bid_fit(info, list(g.hands)) == 1.0
+    fits = [bid_fit(info, sample_hands(info, random.Random(k))) for k in range(40)]
+    assert all(0 < f <= 1 for f in fits) and min(fits) < 1.0

@@ -45,7 +45,7 @@ def results_table(result: ArenaResult, timings: Timings | None = None) -> str:
         for name, secs in sorted(timings.seconds.items()):
             rows.append(
                 (
-                    f"{name} think time",
+                    f"{name} think time (wall)",
                     f"p50 {1000 * percentile(secs, 0.5):.3f} ms, "
                     f"p95 {1000 * percentile(secs, 0.95):.3f} ms over {len(secs)} decisions",
                 )
