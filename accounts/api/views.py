@@ -28,6 +28,9 @@ from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.api_schema import ErrorSerializer
 from backalley_site.errors import DomainError
 
+# Responses that carry a token's secret must never be stored by a cache.
+NO_STORE = {"Cache-Control": "no-store"}
+
 ERRORS = {
     400: ErrorSerializer,
     401: ErrorSerializer,
@@ -76,7 +79,7 @@ class TokenListCreateView(generics.ListAPIView):
         )
         body = TokenSerializer(token).data
         body["token"] = secret
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(body, status=status.HTTP_201_CREATED, headers=NO_STORE)
 
 
 class TokenRevokeView(APIView):
@@ -141,4 +144,6 @@ class SignupView(APIView):
             "player": player,
             "token": token_body,
         }
-        return Response(SignupResultSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(
+            SignupResultSerializer(body).data, status=status.HTTP_201_CREATED, headers=NO_STORE
+        )

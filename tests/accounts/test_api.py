@@ -55,6 +55,7 @@ def test_create_a_token_shows_its_secret_once_and_it_works(session: tuple[Client
     assert response.status_code == 201
     body = response.json()
     secret = body["token"]
+    assert response["Cache-Control"] == "no-store"
     assert secret.startswith(body["prefix"]) and body["active"] is True
     assert body["scopes"] == ["play", "read"] and body["bot"] is None
     listed = client.get("/api/v1/tokens/").json()
@@ -221,6 +222,7 @@ def test_api_signup_makes_account_player_and_first_token(client: Client) -> None
     )
     assert response.status_code == 201, response.content
     body = response.json()
+    assert response["Cache-Control"] == "no-store"
     assert body["username"] == "carol" and body["player"]["name"] == "Carol_C"
     assert body["token"]["scopes"] == ["play", "read"]
     me = Client().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Bearer {body['token']['token']}")
