@@ -163,3 +163,15 @@ def test_the_notifications_page_lists_yours_and_marks_them_read() -> None:
     assert site.post("/notifications/read/").status_code == 302
     assert not Notification.objects.filter(player=me, read_at__isnull=True).exists()
     assert Notification.objects.filter(player=other, read_at__isnull=True).exists()
+
+
+def test_the_notifications_page_links_the_game() -> None:
+    from tests.clock.helpers import timed_game
+
+    game = timed_game(days=2)
+    me = game.seats.get(position=0).player
+    note(me, "about a game", game=game)
+    site = Client()
+    site.force_login(me.user)
+    html = site.get("/notifications/").content.decode()
+    assert f'href="/games/{game.public_id}/"' in html

@@ -1,0 +1,70 @@
+"""The notifications page in real headless Chromium: log in, read them, mark them read.
+
+Screenshots go to test-output/clock/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clock.models import Notification
+from tests.conftest import require_service
+from tests.factories import PASSWORD, PlayerFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OUT = Path(__file__).resolve().parents[2] / "test-output" / "clock"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_reading_and_clearing_notifications_in_a_browser(browser: Any, live_server: Any) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    me = PlayerFactory(name="Reminded-Rae", user__username="rae")
+    Notification.objects.create(
+        player=me,
+        kind="reminder",
+        title="Your move in game g_clock1: time is running out",
+        body="Your time for this move runs out at 2026-03-04 09:00 UTC.",
+    )
+    Notification.objects.create(player=me, kind="digest", title="2 games waiting on you")
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.set_default_timeout(15_000)
+    page.goto(live_server.url + "/notifications/")
+    page.fill("#id_username", "rae")  # redirected to the login page first
+    page.fill("#id_password", PASSWORD)
+    page.locator("main").get_by_role("button").click()
+    page.wait_for_url(live_server.url + "/notifications/")
+    items = page.locator("#notifications li")
+    assert items.count() == 2
+    assert items.nth(0).locator(".title").inner_text() == "2 games waiting on you"
+    assert page.locator("#notifications li.unread").count() == 2
+    page.screenshot(path=str(OUT / "notifications.png"), full_page=True)
+    page.get_by_role("button", name="Mark all read").click()
+    page.wait_for_url(live_server.url + "/notifications/")
+    assert page.locator("#notifications li.unread").count() == 0
+    assert not Notification.objects.filter(player=me, read_at__isnull=True).exists()
