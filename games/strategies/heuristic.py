@@ -54,29 +54,35 @@ def estimate_tricks(hand: int, tm: int, hand_size: int, live: int) -> tuple[floa
     all_win = 1.0
     trumps = hand & tm
     spare = 0
+    ruff = 0.01 * n if tm else 0.0  # a side winner can be ruffed, more on big deals
     for is_trump, suit_mask in ((True, tm), *((False, m & ~tm) for m in SUIT_MASKS)):
         mine = hand & suit_mask
         if not mine:
             continue
+        live_suit = live & suit_mask
         guards = 0
-        m = mine
-        while m:
-            c = _low(m)
-            m &= m - 1
-            missing = (live & suit_mask & ~((2 << c) - 1)).bit_count()
-            cover = max(0, missing - guards)
-            v = p_clear**cover if cover else 1.0
-            if missing and guards >= missing:
-                v = max(v, 0.75**missing)
-            if not is_trump and tm:
-                # A side winner can be ruffed, more so on later rounds and bigger deals.
-                v *= max(0.4, 1.0 - 0.04 * (missing + 1) * n / 4)
-            if is_trump and v < 0.5:
-                spare += 1
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            missing = (live_suit >> low.bit_length()).bit_count()  # live cards above it
+            if missing:
+                # Clear if the higher cards are out of play; else a guarded card may still
+                # outlast them (about one time in two per higher card).
+                pc = p_clear**missing
+                v = pc + (1.0 - pc) * 0.5**missing if guards >= missing else pc
+            else:
+                v = 1.0
+            if is_trump:
+                if v < 0.5:
+                    spare += 1
+            elif ruff:
+                v *= max(0.4, 1.0 - ruff * (missing + 1))
             total += v
             all_win *= v
             guards += 1
     if trumps:
+        # Length: trumps beyond three outlast the others' trumps on big deals.
+        total += 0.3 * max(0, trumps.bit_count() - 3) * q
         for sm in SUIT_MASKS:
             side = (hand & sm & ~tm).bit_count()
             if side < 2 and sm & ~tm:
@@ -112,7 +118,7 @@ def choose_bid(
     board_bar = 0.55 if n == 1 else 0.7 if n <= 3 else 0.8
     if all_win >= board_bar:
         return BOARD
-    b = int(est + 0.15)
+    b = int(est - 0.1)
     partner_number = partner_bid - PASS if partner_bid is not None and partner_bid != BOARD else 0
     # Tricks are shared: keep the team total (and the table's) within the deal.
     room = n - partner_number - max(0, opp_numbers - 1)

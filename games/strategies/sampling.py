@@ -25,47 +25,114 @@ class SamplingError(RuntimeError):
     """No deal of the unseen cards fits what the seat knows (a bug if ever raised)."""
 
 
-def _bins(info: SeatKnowledge) -> tuple[list[int], list[int], list[int]]:
-    """(other seats, capacity per bin, unseen cards)."""
-    others = [s for s in range(4) if s != info.seat]
-    cards = []
-    m = info.unseen
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
-    caps = [info.cards_to_hold(s) for s in others]
-    stock = len(cards) - sum(caps)
-    if stock < 0 or any(c < 0 for c in caps):
-        raise SamplingError("the unseen cards cannot fill the other hands")
-    return others, [*caps, stock], cards
+class Sampler:
+    """Deals the unseen cards of one decision point, again and again.
 
+    The set-up (which cards are free to go anywhere, which are barred from some seat) is
+    done once; each guess then places the constrained cards first, each in an allowed bin
+    weighted by its room left, and deals the free cards as one shuffled run cut to the room
+    that remains — with no constraints, a uniformly random deal.
+    """
 
-def _allowed(info: SeatKnowledge, others: list[int], card: int) -> list[int]:
-    return [i for i, s in enumerate(others) if not info.excluded[s] >> card & 1] + [STOCK]
+    def __init__(self, info: SeatKnowledge) -> None:
+        self.info = info
+        self.others = [s for s in range(4) if s != info.seat]
+        cards = _cards(info.unseen)
+        caps = [info.cards_to_hold(s) for s in self.others]
+        stock = len(cards) - sum(caps)
+        if stock < 0 or any(c < 0 for c in caps):
+            raise SamplingError("the unseen cards cannot fill the other hands")
+        self.caps = [*caps, stock]
+        self.free: list[int] = []
+        self.constrained: list[tuple[int, list[int]]] = []
+        barred = [info.excluded[s] for s in self.others]
+        for c in cards:
+            allowed = [i for i in range(3) if not barred[i] >> c & 1]
+            if len(allowed) == 3:
+                self.free.append(c)
+            else:
+                self.constrained.append((c, [*allowed, STOCK]))
 
+    def _guess(self, rng: random.Random) -> list[int] | None:
+        room = self.caps[:]
+        bins = [0, 0, 0, 0]
+        options = self.constrained[:]
+        rng.shuffle(options)
+        options.sort(key=lambda o: len(o[1]))  # most constrained first; the shuffle breaks ties
+        for card, allowed in options:
+            total = 0
+            for b in allowed:
+                total += room[b]
+            if not total:
+                return None
+            r = rng.randrange(total)
+            for b in allowed:
+                r -= room[b]
+                if r < 0:
+                    room[b] -= 1
+                    bins[b] |= 1 << card
+                    break
+        free = self.free[:]
+        rng.shuffle(free)
+        at = 0
+        for b in range(4):
+            for c in free[at : at + room[b]]:
+                bins[b] |= 1 << c
+            at += room[b]
+        return bins
 
-def _greedy(
-    options: list[tuple[int, list[int]]], caps: list[int], rng: random.Random
-) -> list[int] | None:
-    """Most constrained cards first, each to an allowed bin weighted by its room left (with no
-    constraints this is a uniformly random deal)."""
-    room = caps[:]
-    hands = [0, 0, 0, 0]
-    for card, allowed in options:
-        total = 0
-        for b in allowed:
-            total += room[b]
-        if not total:
-            return None
-        r = rng.randrange(total)
-        for b in allowed:
-            r -= room[b]
-            if r < 0:
-                room[b] -= 1
-                hands[b] |= 1 << card
+    def hands(self, rng: random.Random, tries: int = 20) -> list[int]:
+        """Current hands of all four seats: the seat's own, and a consistent guess for the
+        rest."""
+        bins = None
+        for _ in range(tries):
+            bins = self._guess(rng)
+            if bins is not None:
                 break
-    return hands
+        if bins is None:
+            options = [(c, [0, 1, 2, STOCK]) for c in self.free] + self.constrained
+            bins = _matching(options, self.caps)
+            if bins is None:
+                raise SamplingError("no deal of the unseen cards fits what the seat knows")
+        hands = [0, 0, 0, 0]
+        hands[self.info.seat] = self.info.hand
+        for i, s in enumerate(self.others):
+            hands[s] = bins[i]
+        return hands
+
+    def world(self, rng: random.Random, bid_tries: int = 6) -> DealState:
+        """A determinized deal at the seat's decision point.
+
+        Guesses are weighed by :func:`bid_fit` (rejection sampling over up to ``bid_tries``
+        guesses; if none is accepted, the best-fitting one is used).
+        """
+        info = self.info
+        best: list[int] | None = None
+        best_fit = -1.0
+        for _ in range(max(1, bid_tries)):
+            hands = self.hands(rng)
+            fit = bid_fit(info, hands) if bid_tries > 1 else 1.0
+            if fit > best_fit:
+                best, best_fit = hands, fit
+            if rng.random() < fit:
+                best = hands
+                break
+        assert best is not None
+        for _ in range(5):
+            try:
+                return world_from_hands(info, best)
+            except EngineError:
+                best = self.hands(rng)  # only if the inference missed a rule: try afresh
+        raise SamplingError("sampled deals keep contradicting the play so far")
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _matching(options: list[tuple[int, list[int]]], caps: list[int]) -> list[int] | None:
@@ -94,26 +161,9 @@ def _matching(options: list[tuple[int, list[int]]], caps: list[int]) -> list[int
     return hands
 
 
-def sample_hands(info: SeatKnowledge, rng: random.Random, tries: int = 20) -> list[int]:
-    """Current hands of all four seats: the seat's own, and a consistent guess for the rest."""
-    others, caps, cards = _bins(info)
-    rng.shuffle(cards)
-    options = [(c, _allowed(info, others, c)) for c in cards]
-    options.sort(key=lambda o: len(o[1]))  # stable: the shuffle breaks ties
-    bins = None
-    for _ in range(tries):
-        bins = _greedy(options, caps, rng)
-        if bins is not None:
-            break
-    if bins is None:
-        bins = _matching(options, caps)
-        if bins is None:
-            raise SamplingError("no deal of the unseen cards fits what the seat knows")
-    hands = [0, 0, 0, 0]
-    hands[info.seat] = info.hand
-    for i, s in enumerate(others):
-        hands[s] = bins[i]
-    return hands
+def sample_hands(info: SeatKnowledge, rng: random.Random) -> list[int]:
+    """One guess of all four current hands (see :class:`Sampler`)."""
+    return Sampler(info).hands(rng)
 
 
 def world_from_hands(info: SeatKnowledge, hands: list[int]) -> DealState:
@@ -160,25 +210,5 @@ def bid_fit(info: SeatKnowledge, hands: list[int]) -> float:
 
 
 def sample_world(info: SeatKnowledge, rng: random.Random, bid_tries: int = 6) -> DealState:
-    """A determinized deal at the seat's decision point.
-
-    Guesses are weighed by :func:`bid_fit` (rejection sampling over up to ``bid_tries``
-    guesses; if none is accepted, the best-fitting one is used).
-    """
-    best: list[int] | None = None
-    best_fit = -1.0
-    for _ in range(max(1, bid_tries)):
-        hands = sample_hands(info, rng)
-        fit = bid_fit(info, hands) if bid_tries > 1 else 1.0
-        if fit > best_fit:
-            best, best_fit = hands, fit
-        if rng.random() < fit:
-            best = hands
-            break
-    assert best is not None
-    for _ in range(5):
-        try:
-            return world_from_hands(info, best)
-        except EngineError:
-            best = sample_hands(info, rng)  # only if the inference missed a rule: try afresh
-    raise SamplingError("sampled deals keep contradicting the play so far")
+    """One determinized deal (see :meth:`Sampler.world`)."""
+    return Sampler(info).world(rng, bid_tries)

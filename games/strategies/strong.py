@@ -23,7 +23,7 @@ from games.engine.deal import BIDDING, DONE, PLAYING, DealState
 from games.strategies.base import _require_turn, heuristic_action
 from games.strategies.heuristic import choose_bid, choose_card
 from games.strategies.knowledge import SeatKnowledge
-from games.strategies.sampling import sample_world
+from games.strategies.sampling import Sampler
 
 
 def _out_mask(world: DealState) -> int:
@@ -129,8 +129,9 @@ class StrongStrategy:
         totals = dict.fromkeys(candidates, 0.0)
         deadline = time.perf_counter() + self.time_budget
         used = 0
+        sampler = Sampler(info)
         while used < self.samples:
-            world = sample_world(info, rng, self.bid_tries)
+            world = sampler.world(rng, self.bid_tries)
             for a in candidates:
                 w = world.clone()
                 if a >= PASS:

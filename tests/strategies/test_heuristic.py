@@ -67,9 +67,9 @@ def test_bid_leaves_room_for_the_partners_number() -> None:
     tm = TRUMP_MASKS[1]
     upcard = 1 << parse_card("3H")
     full = (1 << 54) - 1
-    mine = hand("AS AC 2D 3D")
+    mine = hand("AS AC AD KH 2D")
     live = full & ~mine & ~upcard
-    alone = choose_bid(mine, tm, 4, live, 2, 3, [PASS, PASS])
-    after_partner = choose_bid(mine, tm, 4, live, 2, 3, [PASS + 3, PASS])
-    assert alone == PASS + 2
-    assert after_partner == PASS + 1  # the team total stays within the deal's tricks
+    alone = choose_bid(mine, tm, 5, live, 2, 3, [PASS, PASS])
+    after_partner = choose_bid(mine, tm, 5, live, 2, 3, [PASS + 4, PASS])
+    assert alone == PASS + 3
+    assert after_partner == PASS + 1  # the team total stays within the deal's five tricks

@@ -209,3 +209,14 @@ def test_guesses_are_weighed_by_how_well_they_explain_the_bids() -> None:
     assert bid_fit(info, list(g.hands)) == 1.0
     fits = [bid_fit(info, sample_hands(info, random.Random(k))) for k in range(40)]
     assert all(0 < f <= 1 for f in fits) and min(fits) < 1.0
+
+
+def test_the_fallback_matching_meets_every_constraint_or_says_none_exists() -> None:
+    from games.strategies.sampling import _matching
+
+    # Three cards, bins 0 and 1 of room 1, the stock (3) of room 1; card 7 fits only bin 1.
+    options = [(5, [0, 1, 3]), (6, [1, 3]), (7, [1])]
+    bins = _matching(options, [1, 1, 0, 1])
+    assert bins is not None
+    assert bins[1] == 1 << 7 and bins[0] == 1 << 5 and bins[3] == 1 << 6
+    assert _matching([(5, [1]), (6, [1])], [0, 1, 0, 1]) is None
