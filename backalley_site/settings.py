@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ladder",
+    "bots",
     "clock",
 ]
 
@@ -161,6 +162,22 @@ CELERY_BEAT_SCHEDULE.update(
         },
     }
 )
+# Bot turns have their own queue, so a burst of bot games never delays other work.
+CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # An unacknowledged task (its worker died) goes back to the queue after this long.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    }
+
+# --- Bots ---------------------------------------------------------------------------------
+# Operator switch: let webhook URLs reach private, loopback and link-local addresses.
+BOTS_ALLOW_PRIVATE_WEBHOOKS = env.bool("BOTS_ALLOW_PRIVATE_WEBHOOKS", default=False)
+BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
+# This many faults in a row suspend a webhook bot.
+BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
+# Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
+BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

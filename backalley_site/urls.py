@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/bots/", include("bots.urls")),
     path("api/v1/ladder/", include("ladder.api.urls")),
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),

@@ -3,17 +3,17 @@
 One small interface over the built-in strategies of ``games.strategies``, so the task code
 never depends on how a strategy is written: :func:`choose_action` takes the engine state
 and the seat and returns a legal action int. Strategies see only what the seat may see;
-that guarantee lives in ``games.strategies`` (they receive the seat and decide from its view).
+that guarantee lives in ``games.strategies`` (they decide from the seat's knowledge only).
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from backalley_site.errors import DomainError
+from games import strategies
 
 HOUSE_STRATEGY = "heuristic"
 
@@ -23,20 +23,9 @@ class StrategyError(DomainError):
     http_status = 400
 
 
-def _strategies_module() -> Any | None:
-    try:
-        from games import strategies
-    except ImportError:
-        return None
-    return strategies
-
-
 def available_strategies() -> dict[str, dict[str, Any]]:
-    """Name -> description of the accepted ``params`` ({param: default})."""
-    module = _strategies_module()
-    if module is not None and hasattr(module, "available"):
-        return dict(module.available())
-    return {"random": {}}
+    """Name -> the accepted ``params`` with their defaults."""
+    return strategies.available()
 
 
 def validate(strategy: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -51,21 +40,12 @@ def validate(strategy: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
         params = {}
     if not isinstance(params, Mapping):
         raise DomainError("bad_params", "The params are a JSON object.", extra={})
-    module = _strategies_module()
-    if module is not None and hasattr(module, "validate_params"):
-        try:
-            return dict(module.validate_params(strategy, dict(params)))
-        except (ValueError, TypeError) as exc:
-            raise DomainError("bad_params", str(exc), extra={"strategy": strategy}) from exc
-    spec = known[strategy]
-    unknown = sorted(set(params) - set(spec))
-    if unknown:
+    try:
+        return strategies.validate_params(strategy, dict(params))
+    except (ValueError, TypeError) as exc:
         raise DomainError(
-            "bad_params",
-            f"Strategy {strategy!r} takes no parameter {', '.join(unknown)}.",
-            extra={"strategy": strategy, "unknown": unknown, "accepted": sorted(spec)},
-        )
-    return dict(params)
+            "bad_params", str(exc), extra={"strategy": strategy, "accepted": known[strategy]}
+        ) from exc
 
 
 def turn_seed(game_id: int, seq: int, seat: int) -> int:
@@ -78,8 +58,4 @@ def choose_action(
     strategy: str, params: Mapping[str, Any], state: Any, seat: int, rng_seed: int
 ) -> int:
     """A legal action for ``seat`` in ``state`` (the engine's GameState; not mutated)."""
-    module = _strategies_module()
-    if module is not None and hasattr(module, "choose_action"):
-        return int(module.choose_action(strategy, dict(params), state, seat, rng_seed))
-    # Until the built-in strategies exist: a uniformly random legal action.
-    return random.Random(rng_seed).choice(list(state.legal_actions()))
+    return strategies.choose_action(strategy, dict(params), state, seat, rng_seed)

@@ -44,6 +44,10 @@ def turn_timeout_s() -> float:
     return float(getattr(settings, "BOTS_WEBHOOK_TIMEOUT_S", 3.0))
 
 
+# The registration ping is interactive and may pay for a cold start (DNS, TLS): more lenient.
+PING_TIMEOUT_S = 5.0
+
+
 def _pinned_request(checked: netguard.CheckedUrl) -> tuple[str, dict[str, str], dict[str, Any]]:
     """URL rewritten to the checked address, plus the Host header and TLS server name."""
     address = checked.addresses[0]
@@ -139,7 +143,7 @@ def ping(url: str, secret: str, *, timeout_s: float | None = None) -> None:
         url,
         secret,
         {"type": "ping", "challenge": challenge},
-        timeout_s=timeout_s if timeout_s is not None else turn_timeout_s(),
+        timeout_s=timeout_s if timeout_s is not None else max(PING_TIMEOUT_S, turn_timeout_s()),
     )
     if reply.body.get("challenge") != challenge:
         raise WebhookFault(FaultKind.MALFORMED, "The ping answer did not echo the challenge.")
