@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 
 from accounts.tokens import token_find
 from tests.conftest import require_service
@@ -42,6 +43,9 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # ORM calls made while Playwright's loop runs may open a connection of their own
+        # (asgiref's context-local storage); close it so the test database can be dropped.
+        connections.close_all()
 
 
 def test_sign_up_log_out_log_in_and_make_a_token_in_a_browser(
