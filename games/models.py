@@ -1,9 +1,10 @@
 """What happened in a game: options, seats, the seed, the seeded deals and the move log.
 
 The state of a game is what the engine computes from the seed and the move log. The
-``snapshot`` column on :class:`Game` is a cache kept in step with the log inside the same
-transaction, so a move does not replay the whole game; it is never the only truth
-(``manage.py verify_games`` checks it against a full replay).
+``snapshot`` column on :class:`Game` is the engine state as of move ``snapshot_seq`` (taken
+at the start of each deal, in the same transaction as the move), so loading a game costs
+one snapshot plus at most one deal's moves, never a replay of the whole game. It is never
+the only truth (``manage.py verify_games`` checks it against a full replay).
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ class Game(models.Model):
         null=True,
         blank=True,
         editable=False,
-        help_text="Cached engine state (see games.snapshots).",
+        help_text="Cached engine state as of move snapshot_seq (see games.statecache).",
     )
+    snapshot_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     # The result, once finished: totals by team (team 0 = seats 0 and 2) and the winner
     # (0, 1, or empty for a draw).

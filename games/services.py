@@ -8,7 +8,7 @@ other apps (bots, ratings, clocks) run only after commit, through :mod:`games.ho
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from games.errors import (
     BadGameSetup,
     BadIdempotencyKey,
     GameAborted,
+    GameNotFound,
     GameNotStarted,
     GameNotWaiting,
     GameOver,
@@ -124,13 +125,13 @@ def game_create(
     return game
 
 
-def _lock(game_id: int) -> Game:
-    from games.errors import GameNotFound
-
+def _lock(game_id: int | str) -> Game:
+    """Lock and read the game row (by pk, or by public id when given a str)."""
+    lookup = {"public_id": game_id} if isinstance(game_id, str) else {"pk": game_id}
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return Game.objects.select_for_update().get(**lookup)
     except Game.DoesNotExist:
-        raise GameNotFound(message="No such game.") from None
+        raise GameNotFound(message=f"No game {game_id!r}.", extra={"id": game_id}) from None
 
 
 def game_join_seat(*, game_id: int, player: Player, position: int | None = None) -> Game:
@@ -223,6 +224,7 @@ def _start(game: Game) -> None:
     game.to_act = state.seat_to_act
     game.deal_number = state.deal_number
     game.snapshot = statecache.dump(state)
+    game.snapshot_seq = 0
     game.save()
     _store_deal(game, state.deal_number, state.attempt, state.dealer, 0)
     event = hooks.GameEvent(
@@ -261,10 +263,13 @@ def _check_key(key: str | None) -> None:
         )
 
 
+SeatChooser = Callable[[list[Seat]], Collection[int]]
+
+
 def move_submit(
     *,
-    game_id: int,
-    seats: Collection[int],
+    game_id: int | str,
+    seats: Collection[int] | SeatChooser,
     action: object,
     expected_seq: int | None,
     idempotency_key: str | None = None,
@@ -280,18 +285,23 @@ def move_submit(
     ``not_your_turn``), then the engine's rules (400 with its code). Nothing is written
     unless the move lands.
 
+    ``game_id`` is the pk or the public id. ``seats`` are the positions the caller may act
+    for, or a function choosing them from the game's seat rows (read under the lock, so the
+    API needs no second look-up).
+
     ``submitted_by`` defaults to "bot" for a bot's seat and "player" otherwise; the clock
     passes "system" for a substituted move. ``actor`` defaults to the seat's player.
     """
     code = _action_code(action)
     _check_key(idempotency_key)
-    seats = frozenset(seats)
     with transaction.atomic():
         game = _lock(game_id)
+        seat_rows = list(game.seats.select_related("player"))
+        held = frozenset(seats(seat_rows) if callable(seats) else seats)
         if idempotency_key is not None:
             prior = Move.objects.filter(game=game, idempotency_key=idempotency_key).first()
             if prior is not None:
-                if prior.seat not in seats or prior.action_code != code:
+                if prior.seat not in held or prior.action_code != code:
                     raise IdempotencyKeyReused(
                         message="This Idempotency-Key was already used for another move."
                     )
@@ -300,11 +310,10 @@ def move_submit(
             raise GameNotStarted(message="The game has not started: seats are still open.")
         if game.status == GameStatus.ABORTED:
             raise GameAborted(message="This game was called off.")
-        if not seats:
+        if not held:
             raise NotYourSeat(message="You have no seat in this game.")
-        seat_rows = list(game.seats.select_related("player"))
         state = statecache.state_for(game)
-        viewer = state.seat_to_act if state.seat_to_act in seats else min(seats)
+        viewer = state.seat_to_act if state.seat_to_act in held else min(held)
         if expected_seq is not None and expected_seq != game.move_count:
             raise StaleState(
                 message=(
@@ -320,7 +329,7 @@ def move_submit(
         if game.status == GameStatus.FINISHED:
             raise GameOver(message="The game is over.")
         to_act = state.seat_to_act
-        if to_act is None or to_act not in seats:
+        if to_act is None or to_act not in held:
             raise NotYourTurn(
                 message=f"It is seat {to_act}'s turn.",
                 extra={"to_act": to_act, "seq": game.move_count},
@@ -359,8 +368,13 @@ def _commit_move(
     game.to_act = state.seat_to_act
     game.deal_number = state.deal_number
     game.last_move_at = now
-    game.snapshot = statecache.dump(state)
-    fields = ["move_count", "to_act", "deal_number", "last_move_at", "snapshot"]
+    fields = ["move_count", "to_act", "deal_number", "last_move_at"]
+    new_deal = any(ev.get("type") == "deal_start" for ev in events)
+    if new_deal or state.is_terminal():
+        # Once per deal (see games.statecache): loads replay at most one deal's moves.
+        game.snapshot = statecache.dump(state)
+        game.snapshot_seq = seq
+        fields += ["snapshot", "snapshot_seq"]
     if state.is_terminal():
         outcome = state.outcome
         game.status = GameStatus.FINISHED

@@ -4,8 +4,12 @@ Three sources, tried in order, each checked against the game row's ``move_count`
 
 1. an in-process LRU cache of engine states keyed by game id (hit when this process made or
    read the latest move);
-2. the row's ``snapshot`` column, written in the same transaction as each move;
+2. the row's ``snapshot`` (the state at the start of the current deal, written in the same
+   transaction as the move that reached it) plus the moves logged since: at most one deal's;
 3. a full replay of the seed and the move log (the truth; also what ``verify_games`` does).
+
+Snapshots are taken once per deal rather than per move because pickling a late-game state
+costs milliseconds: per move, that would make a move's cost grow with the game's length.
 
 States handed out by :func:`state_for` are shared: callers must not mutate them. Writers
 take ``.clone()`` and publish the new state with :func:`remember` only after commit, so a
@@ -120,13 +124,31 @@ def forget(game_id: int | None = None) -> None:
             _cache.pop(game_id, None)
 
 
+def _from_snapshot(game: Game) -> GameState | None:
+    """The snapshot brought up to ``game.move_count`` with the moves logged since."""
+    from games.models import Move
+
+    if game.snapshot_seq is None or game.snapshot_seq > game.move_count:
+        return None
+    state = load(game.snapshot, game.seed, game.snapshot_seq)
+    if state is None:
+        return None
+    if game.move_count > game.snapshot_seq:
+        since = Move.objects.filter(
+            game_id=game.pk, seq__gt=game.snapshot_seq, seq__lte=game.move_count
+        ).order_by("seq")
+        for code in since.values_list("action_code", flat=True):
+            state.apply(code)
+    return state if state.move_count == game.move_count else None
+
+
 def state_for(game: Game) -> GameState:
     """The engine state of a started game as of ``game.move_count`` (do not mutate it)."""
     with _lock:
         entry = _cache.get(game.pk)
     if entry is not None and entry[0] == game.seed and entry[1].move_count == game.move_count:
         return entry[1]
-    state = load(game.snapshot, game.seed, game.move_count)
+    state = _from_snapshot(game)
     if state is None:
         state = replay(game)
         if state.move_count != game.move_count:

@@ -19,13 +19,13 @@ from typing import Any
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import feed
+from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
 from games.models import Game, GameStatus
@@ -61,7 +61,7 @@ def _refresh(game: Game) -> bool:
 
 
 class EventsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
 
     @extend_schema(
         parameters=[
@@ -118,7 +118,7 @@ def _ndjson(events: list[dict[str, Any]]) -> str:
 
 
 class EventStreamView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
     renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
 
     @extend_schema(

@@ -8,7 +8,6 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.services import player_for_user
 from games import selectors, services
+from games.api.permissions import CanPlay, CanRead, controlled_seats, require_bot, require_self
 from games.api.serializers import (
     ErrorSerializer,
     GameCreateSerializer,
@@ -27,7 +27,7 @@ from games.api.serializers import (
     SeatTakeSerializer,
 )
 from games.errors import NotYourSeat, UnknownPlayer
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 
 SEAT_PARAM = OpenApiParameter(
     "seat", int, description="Which of your seats to look through, if you hold several."
@@ -58,20 +58,23 @@ def _player_named(name: str, *, bot: bool) -> Player:
     return player
 
 
-def _own_bot(user: Any, name: str) -> Player:
+def _own_bot(request: Request, name: str) -> Player:
     bot = _player_named(name, bot=True)
-    if bot.owner_id != user.pk:
+    if bot.owner_id != request.user.pk:
         raise NotYourSeat(message=f"{bot.name} is not your bot.")
+    require_bot(request, bot.pk)
     return bot
 
 
 class GameAccess:
     """The game of the URL, its seats and which of them the caller holds."""
 
-    def __init__(self, request: Request, public_id: str, *, requested_seat: bool = True):
+    def __init__(
+        self, request: Request, public_id: str, *, requested_seat: bool = True, acting: bool = False
+    ):
         self.game = selectors.game_get(public_id=public_id)
         self.seats = selectors.game_seats(game=self.game)
-        self.controlled = selectors.seats_controlled(seats=self.seats, user=request.user)
+        self.controlled = controlled_seats(request, self.seats, acting=acting)
         requested = _int_param(request, "seat", None, 0, 3) if requested_seat else None
         self.seat = selectors.viewer_seat(
             game=self.game, controlled=self.controlled, requested=requested
@@ -79,7 +82,7 @@ class GameAccess:
 
 
 class GameListCreateView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanPlay]
 
     @extend_schema(
         request=GameCreateSerializer,
@@ -93,6 +96,9 @@ class GameListCreateView(APIView):
     def post(self, request: Request) -> Response:
         data = GameCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        specs = data.validated_data["seats"]
+        if any(spec["kind"] == "me" for spec in specs):
+            require_self(request)
         me = player_for_user(request.user)
         seats: list[Player | None] = []
         for spec in data.validated_data["seats"]:
@@ -114,7 +120,7 @@ class GameListCreateView(APIView):
 class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
     """Games waiting for players, newest first."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
     serializer_class = GameSummarySerializer
 
     def get_queryset(self) -> QuerySet[Game]:
@@ -124,7 +130,7 @@ class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
 class MyGamesView(ListAPIView):  # type: ignore[type-arg]
     """Games where you or your bots sit: those waiting on you first."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
     serializer_class = GameSummarySerializer
 
     @extend_schema(
@@ -145,7 +151,7 @@ class MyGamesView(ListAPIView):  # type: ignore[type-arg]
 
 
 class GameDetailView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
 
     @extend_schema(
         parameters=[SEAT_PARAM],
@@ -159,7 +165,7 @@ class GameDetailView(APIView):
 
 
 class SeatsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanPlay]
 
     @extend_schema(
         request=SeatTakeSerializer,
@@ -171,7 +177,9 @@ class SeatsView(APIView):
         data.is_valid(raise_exception=True)
         game = selectors.game_get(public_id=public_id)
         bot = data.validated_data.get("bot")
-        player = _own_bot(request.user, bot) if bot else player_for_user(request.user)
+        if not bot:
+            require_self(request)
+        player = _own_bot(request, bot) if bot else player_for_user(request.user)
         services.game_join_seat(
             game_id=game.pk, player=player, position=data.validated_data.get("position")
         )
@@ -184,14 +192,14 @@ class SeatsView(APIView):
 
 
 class SeatDetailView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanPlay]
 
     @extend_schema(
         responses={200: GameSummarySerializer, **ERRORS},
         summary="Leave a seat (yours or your bot's) before the game starts",
     )
     def delete(self, request: Request, public_id: str, position: int) -> Response:
-        a = GameAccess(request, public_id, requested_seat=False)
+        a = GameAccess(request, public_id, requested_seat=False, acting=True)
         seat = next((s for s in a.seats if s.position == position), None)
         if seat is None or position not in a.controlled:
             raise NotYourSeat(message=f"You do not hold seat {position} in this game.")
@@ -200,7 +208,7 @@ class SeatDetailView(APIView):
 
 
 class AbortView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanPlay]
 
     @extend_schema(
         request=None,
@@ -214,7 +222,7 @@ class AbortView(APIView):
 
 
 class LegalActionsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
 
     @extend_schema(
         parameters=[SEAT_PARAM],
@@ -227,7 +235,7 @@ class LegalActionsView(APIView):
 
 
 class MovesView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanPlay]
 
     @extend_schema(
         request=MoveSerializer,
@@ -250,16 +258,19 @@ class MovesView(APIView):
     def post(self, request: Request, public_id: str) -> Response:
         data = MoveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        a = GameAccess(request, public_id, requested_seat=False)
-        seats = a.controlled
         wanted = data.validated_data.get("seat")
-        if wanted is not None:
-            if wanted not in seats:
+
+        def held(seats: list[Seat]) -> list[int]:
+            mine = controlled_seats(request, seats, acting=True)
+            if wanted is None:
+                return mine
+            if wanted not in mine:
                 raise NotYourSeat(message=f"You do not hold seat {wanted} in this game.")
-            seats = [wanted]
+            return [wanted]
+
         result = services.move_submit(
-            game_id=a.game.pk,
-            seats=seats,
+            game_id=public_id,
+            seats=held,
             action=data.validated_data["action"],
             expected_seq=data.validated_data["expected_seq"],
             idempotency_key=request.headers.get("Idempotency-Key"),
@@ -269,7 +280,7 @@ class MovesView(APIView):
 
 
 class RecordView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [CanRead]
 
     @extend_schema(
         parameters=[SEAT_PARAM],

@@ -1,0 +1,87 @@
+"""Who may do what in the play API, by API-token scope.
+
+* reading a game needs any of ``read``, ``play`` or ``bot``;
+* acting for your own seat needs ``play``; acting for one of your bots' seats needs ``bot``;
+* a token made for one bot acts (and looks) only through that bot's seats.
+
+Site sessions hold every scope (see ``accounts.permissions``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from accounts.permissions import request_scopes, request_token
+from backalley_site.errors import DomainError
+from games.models import Seat
+
+
+def _require_any(request: Request, scopes: set[str]) -> bool:
+    if not (request.user and request.user.is_authenticated):
+        return False  # DRF answers 401 not_authenticated
+    held = request_scopes(request)
+    if not held & scopes:
+        raise DomainError(
+            "insufficient_scope",
+            f"This token needs one of the scopes {', '.join(sorted(scopes))}.",
+            http_status=403,
+            extra={"required_any": sorted(scopes), "granted": sorted(held)},
+        )
+    return True
+
+
+class CanRead(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return _require_any(request, {"read", "play", "bot"})
+
+
+class CanPlay(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return _require_any(request, {"play", "bot"})
+
+
+def controlled_seats(request: Request, seats: list[Seat], *, acting: bool) -> list[int]:
+    """The positions this request may act for (``acting``) or look through."""
+    user = request.user
+    if not getattr(user, "is_authenticated", False):
+        return []
+    token = request_token(request)
+    if token is not None and token.bot_id is not None:
+        return sorted(s.position for s in seats if s.player_id == token.bot_id)
+    held = request_scopes(request)
+    own = "play" in held or (not acting and "read" in held)
+    bots = "bot" in held
+    out = []
+    for seat in seats:
+        p = seat.player
+        if (own and p.user_id == user.pk) or (bots and p.is_bot and p.owner_id == user.pk):
+            out.append(seat.position)
+    return sorted(out)
+
+
+def require_self(request: Request) -> None:
+    """Acting as the person (creating a game with "me", taking a seat) needs ``play``."""
+    token = request_token(request)
+    if "play" not in request_scopes(request) or (token is not None and token.bot_id is not None):
+        raise DomainError(
+            "insufficient_scope",
+            "Acting as yourself needs a token with the 'play' scope.",
+            http_status=403,
+        )
+
+
+def require_bot(request: Request, bot_id: int) -> None:
+    """Acting for one of your bots needs ``bot`` (and, on a bot's token, that very bot)."""
+    token = request_token(request)
+    ok = "bot" in request_scopes(request) and (
+        token is None or token.bot_id is None or token.bot_id == bot_id
+    )
+    if not ok:
+        raise DomainError(
+            "insufficient_scope",
+            "Acting for this bot needs its token with the 'bot' scope.",
+            http_status=403,
+        )

@@ -1,0 +1,224 @@
+"""A whole 25-deal game played through the API by four users.
+
+One game is played (it is the slow part) and then checked from every side: the record
+validates with the engine's validator, the stored result and deals agree with a replay, and
+no response or event any seat received held a card of another seat's unplayed hand or the
+seed before the end.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from games import statecache
+from games.engine.actions import parse_action
+from games.engine.cards import card_str
+from games.engine.records import validate_record
+from games.models import GameStatus, Move, SeededDeal
+from tests.games.conftest import Table, choose, make_table
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|LB|BB)$")
+
+
+def _strings(obj: Any) -> Iterator[str]:
+    """Every string value in a JSON body (not keys)."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+
+
+def _cards(obj: Any) -> set[str]:
+    return {s for s in _strings(obj) if CARD.match(s)}
+
+
+class Played:
+    """The harness's own account of the game: what each seat was sent, and when."""
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.seen: list[tuple[int, int, str, Any]] = []  # (seat, seq when sent, kind, body)
+        self.deal_at: dict[int, tuple[int, int]] = {0: (1, 0)}
+        self.played_at: dict[int, frozenset[str]] = {0: frozenset()}
+        self.event_since = [-1, -1, -1, -1]
+        self.events: list[list[dict[str, Any]]] = [[], [], [], []]
+
+    def keep(self, seat: int, kind: str, body: Any, seq: int) -> None:
+        self.seen.append((seat, seq, kind, body))
+
+    def poll_events(self, seat: int) -> None:
+        r = self.t.clients[seat].get(self.t.url(f"events/?since={self.event_since[seat]}"))
+        assert r.status_code == 200
+        body = r.json()
+        self.events[seat].extend(body["events"])
+        self.event_since[seat] = body["seq"]
+
+    def play(self) -> None:
+        t = self.t
+        seq = 0
+        while True:
+            game = t.game
+            if game.status == GameStatus.FINISHED:
+                break
+            seat = game.to_act
+            assert seat is not None and game.move_count == seq
+            legal = t.legal(seat)
+            self.keep(seat, "legal", t.responses[-1][1], seq)
+            action = choose(legal)
+            if seq % 97 == 5:
+                # Two kinds of refusals carry state: check they leak nothing either.
+                other = (seat + 1) % 4
+                r = t.move(other, action, seq)
+                assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
+                self.keep(other, "error", r.json(), seq)
+                r = t.move(seat, action, max(seq - 1, 0) if seq else 3)
+                assert r.status_code == 409 and r.json()["code"] == "stale_state"
+                self.keep(seat, "error", r.json(), seq)
+            r = t.move(seat, action, seq, key=f"{seat}-{seq}")
+            assert r.status_code == 201, r.content
+            body = r.json()
+            seq += 1
+            assert body["seq"] == seq
+            self.keep(seat, "move", body, seq)
+            deal = (body["view"]["deal_number"], body["view"]["attempt"])
+            prev = self.played_at[seq - 1]
+            if deal != self.deal_at[seq - 1]:
+                self.played_at[seq] = frozenset()
+            elif "card" in action:
+                self.played_at[seq] = prev | {card_str(parse_action(action["card"]))}
+            else:
+                self.played_at[seq] = prev
+            self.deal_at[seq] = deal
+            if seq % 50 == 0:
+                for s in range(4):
+                    self.poll_events(s)
+                    view = t.clients[s].get(t.url()).json()
+                    self.keep(s, "view", view, seq)
+                    record = t.clients[s].get(t.url("record/")).json()
+                    self.keep(s, "record", record, seq)
+
+
+def test_whole_game_by_four_users_validates_and_leaks_nothing() -> None:
+    """One game (the slow part), checked from both sides below."""
+    played = Played(make_table(("west1", "north1", "east1", "south1")))
+    played.play()
+    for s in range(4):
+        played.poll_events(s)
+    check_whole_game(played)
+    check_no_seat_ever_received_another_hand_or_the_seed(played)
+
+
+def _hands_by_deal(record: dict[str, Any]) -> dict[tuple[int, int], list[set[str]]]:
+    return {(d["number"], d["attempt"]): [set(h) for h in d["hands"]] for d in record["deals"]}
+
+
+def check_whole_game(played: Played) -> None:
+    t = played.t
+    game = t.game
+    assert game.status == GameStatus.FINISHED and game.finished_at is not None
+    assert game.to_act is None
+    # The record, whole and with the seed, validates with the engine's validator.
+    record = t.clients[0].get(t.url("record/")).json()
+    assert record["seed"] == game.seed and record["result"] is not None
+    assert validate_record(record) == []
+    scored = [d for d in record["deals"] if d["status"] in ("played", "passed_out")]
+    assert len(scored) == 25
+    assert record["result"] == {"totals": [game.total_0, game.total_1], "winner": game.winner}
+    # The log has no gap; the stored deals are every deal reached, as the record has them.
+    seqs = list(Move.objects.filter(game=game).values_list("seq", flat=True))
+    assert seqs == list(range(1, game.move_count + 1))
+    stored = {(d.number, d.attempt): d for d in SeededDeal.objects.filter(game=game)}
+    assert set(stored) == {(d["number"], d["attempt"]) for d in record["deals"]}
+    for d in record["deals"]:
+        row = stored[(d["number"], d["attempt"])]
+        assert [set(h) for h in row.hands] == [set(h) for h in d["hands"]]
+        assert row.upcard == d["upcard"] and row.dealer == d["dealer"]
+    # The state served from the snapshot (no process cache) is the full replay's state.
+    replayed = statecache.replay(game)
+    statecache.forget()
+    served = statecache.state_for(game)
+    assert game.snapshot_seq == game.move_count
+    assert served.history == replayed.history
+    assert served.record("all") == replayed.record("all")
+    # verify_games agrees.
+    call_command("verify_games")
+    # Everyone now sees the seed; moves are refused as game over.
+    view = t.clients[2].get(t.url()).json()
+    assert view["seed"] == game.seed and view["result"]["winner"] == game.winner
+    r = t.move(0, {"bid": "pass"}, game.move_count)
+    assert (r.status_code, r.json()["code"]) == (409, "game_over")
+    assert Move.objects.filter(game=game).count() == game.move_count
+
+
+def check_no_seat_ever_received_another_hand_or_the_seed(played: Played) -> None:
+    t = played.t
+    game = t.game
+    final = t.clients[0].get(t.url("record/")).json()
+    hands = _hands_by_deal(final)
+    checked = 0
+    for seat, seq, kind, body in played.seen:
+        if seq < game.move_count:  # the last move's answer is sent after the end
+            assert game.seed not in json.dumps(body), (kind, seq)
+        if kind == "record":
+            _check_seat_record(body, seat)
+            continue
+        deal = played.deal_at[seq]
+        others = set().union(*(hands[deal][o] for o in range(4) if o != seat))
+        forbidden = others - played.played_at[seq]
+        # A move's echo of the mover's own action may be the last card of the deal before.
+        scanned = {k: v for k, v in body.items() if k != "move"}
+        leaked = _cards(scanned) & forbidden
+        assert not leaked, (seat, seq, kind, leaked)
+        checked += 1
+    assert checked > 1500
+    for seat in range(4):
+        _check_events(played.events[seat], seat, hands, game.seed)
+
+
+def _check_seat_record(record: dict[str, Any], seat: int) -> None:
+    assert record["seed"] is None and record["result"] is None
+    for d in record["deals"]:
+        for o, hand in enumerate(d["hands"]):
+            assert (hand is None) == (o != seat)
+        swap = d.get("joker_swap")
+        if swap and swap["seat"] != seat:
+            assert swap["drawn"] is None
+
+
+def _check_events(
+    events: list[dict[str, Any]], seat: int, hands: dict[tuple[int, int], list[set[str]]], seed: str
+) -> None:
+    """Walk a seat's event stream in order, tracking the deal and the cards played."""
+    assert events and events[0]["type"] == "deal_start" and events[-1]["type"] == "game_end"
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs)
+    deal: tuple[int, int] | None = None
+    played: set[str] = set()
+    for ev in events:
+        assert ev["private_to"] in (None, seat), ev
+        if ev["type"] == "deal_start":
+            deal, played = (ev["number"], ev["attempt"]), set()
+        elif ev["type"] == "play":
+            played.add(ev["card"])
+        assert deal is not None
+        if ev["type"] == "game_end":
+            assert ev["seed"] == seed
+            continue
+        assert seed not in json.dumps(ev)
+        others = set().union(*(hands[deal][o] for o in range(4) if o != seat))
+        leaked = _cards(ev) & (others - played)
+        assert not leaked, (seat, ev, leaked)
+    own_hands = [e for e in events if e["type"] == "hand"]
+    assert own_hands and all(e["seat"] == seat for e in own_hands)
