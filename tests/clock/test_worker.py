@@ -1,0 +1,131 @@
+"""The clock's tasks in a real Celery worker (Redis broker, PostgreSQL): the sweep moves for
+a seat out of time, and the house bot answers an abandoned seat through the "clock" queue."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.utils import timezone
+
+from clock.models import SeatClock
+from clock.tasks import sweep_deadlines
+from games.models import Game, Move, Seat, SubmittedBy
+from tests.bots import worker as bot_worker  # a module import: its test_* helper is no test here
+from tests.clock.helpers import DAY, play, timed_game
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def clock_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker process consuming only the "clock" queue, on the test database."""
+    bot_worker.require_worker_services()
+    import redis
+
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("clock", "unacked", "unacked_index")  # nothing left from an earlier run
+    from backalley_site.celery import app
+
+    app.conf.task_always_eager = False  # these tasks go through the broker
+    log_path = tmp_path / "clock-worker.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": bot_worker.test_database_url(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "backalley_site",
+                "worker",
+                "-Q",
+                "clock",
+                "-c",
+                "1",
+                "--pool=solo",
+                "-n",
+                f"clock-test-{os.getpid()}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "-l",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        bot_worker.wait_for(
+            lambda: b" ready." in log_path.read_bytes() or proc.poll() is not None,
+            90,
+            "the clock worker to be ready",
+        )
+        assert proc.poll() is None, log_path.read_text()[-3000:]
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        broker.delete("clock", "unacked", "unacked_index")
+
+
+def test_the_worker_sweeps_and_the_house_bot_answers_an_abandoned_seat(
+    clock_worker: subprocess.Popen[bytes],
+) -> None:
+    # The worker runs on the real clock, so the game is made to start three days ago.
+    with time_machine.travel(timezone.now() - 3 * DAY, tick=False):
+        game = timed_game(days=1)
+    leaver = game.to_act
+    assert leaver is not None
+    SeatClock.objects.filter(game_clock__game=game, position=leaver).update(consecutive_timeouts=2)
+
+    sweep_deadlines.apply_async(queue="clock")
+    bot_worker.wait_for(
+        lambda: Move.objects.filter(game=game, seq=1).exists(), 60, "the sweep's move"
+    )
+    first = Move.objects.get(game=game, seq=1)
+    assert (first.seat, first.submitted_by) == (leaver, SubmittedBy.SYSTEM)
+    bot_worker.wait_for(
+        lambda: Seat.objects.filter(
+            game=game, position=leaver, abandoned_at__isnull=False
+        ).exists(),
+        10,
+        "the seat to be abandoned",
+    )
+    # The people play on; when the turn comes back to the abandoned seat, the move is made
+    # by the worker (play_abandoned_seat, enqueued on commit), not by a later sweep.
+    for _ in range(4):
+        bot_worker.wait_for(
+            lambda: Game.objects.get(pk=game.pk).to_act != leaver, 60, "the house bot's answer"
+        )
+        play(game.pk)
+    bot_worker.wait_for(
+        lambda: Game.objects.get(pk=game.pk).to_act != leaver, 60, "the house bot's answer"
+    )
+    answered = Move.objects.filter(game=game, seq__gt=1, seat=leaver)
+    assert answered.exists()
+    assert set(answered.values_list("submitted_by", flat=True)) == {SubmittedBy.SYSTEM}
+    assert Move.objects.filter(game=game).count() == Game.objects.get(pk=game.pk).move_count
+    assert timedelta(0) <= timezone.now() - Game.objects.get(pk=game.pk).last_move_at < DAY
