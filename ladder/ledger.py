@@ -67,7 +67,9 @@ class Tally:
             self.losses += 1
         else:
             self.draws += 1
-        self.recent = [*self.recent, change.delta][-TREND_GAMES:]
+        self.recent.append(change.delta)
+        if len(self.recent) > TREND_GAMES:
+            del self.recent[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,15 +107,13 @@ class Ledger:
     def rate(self, game: GameResult) -> RatedGame:
         """Rate one game against the current tallies and move them."""
         seats = [self.player(pid) for pid in game.players]
-        changes = rating.rate_game([t.standing for t in seats], game.winner, game.abandoned)
+        changes = rating.rate_game(seats, game.winner, game.abandoned)
         for tally, change in zip(seats, changes, strict=True):
             tally.add(change)
         pair_changes: list[tuple[int, rating.Change]] = []
         if game.teams is not None:
             pairs = [self.pair(tid) for tid in game.teams]
-            results = rating.rate_pairs(
-                [t.standing for t in pairs], game.winner, game.abandoned_teams
-            )
+            results = rating.rate_pairs(pairs, game.winner, game.abandoned_teams)
             for tally, change in zip(pairs, results, strict=True):
                 tally.add(change)
             pair_changes = list(zip(game.teams, results, strict=True))

@@ -2,6 +2,13 @@
 
 Ratings and deltas are exact decimals with four places (see docs/ratings.md); everything
 here can be rebuilt from the finished rated games by `manage.py recompute_ratings`.
+
+These tables are derived data, written only by the ladder's services from the games they
+reference, in the transaction that reads them. So their foreign keys are not database
+constraints (`db_constraint=False`, deletions still cascade through the ORM): a rebuild
+writes a million rows for 100,000 games, and per-row constraint triggers (each locking the
+referenced game and player row) would cost more than the rest of the rebuild. Each index
+here is one a read or a uniqueness rule needs; none is duplicated.
 """
 
 from __future__ import annotations
@@ -52,7 +59,11 @@ class Standings(models.Model):
 
 class PlayerRating(Standings):
     player = models.OneToOneField(
-        "accounts.Player", on_delete=models.CASCADE, primary_key=True, related_name="ladder"
+        "accounts.Player",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="ladder",
+        db_constraint=False,
     )
 
     class Meta:
@@ -67,7 +78,11 @@ class PlayerRating(Standings):
 
 class PairRating(Standings):
     team = models.OneToOneField(
-        "games.Team", on_delete=models.CASCADE, primary_key=True, related_name="ladder"
+        "games.Team",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="ladder",
+        db_constraint=False,
     )
 
     class Meta:
@@ -81,7 +96,11 @@ class RatedGame(models.Model):
     """Marks a game as rated; ``seq`` is its place in the ladder's order (finishing order)."""
 
     game = models.OneToOneField(
-        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="ladder_rated"
+        "games.Game",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="ladder_rated",
+        db_constraint=False,
     )
     seq = models.PositiveBigIntegerField(unique=True)
     finished_at = models.DateTimeField()
@@ -97,7 +116,14 @@ class RatedGame(models.Model):
 class Change(models.Model):
     """Fields shared by a player's and a pair's change from one game."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    # Indexed by the unique (game, entity) constraint below.
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
     seq = models.PositiveBigIntegerField(help_text="The game's place in the rating order.")
     before = models.DecimalField(**RATING)
     after = models.DecimalField(**RATING)
@@ -115,7 +141,14 @@ class Change(models.Model):
 
 
 class RatingChange(Change):
-    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="+")
+    # Indexed by the (player, -seq) history index.
+    player = models.ForeignKey(
+        "accounts.Player",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
     seat = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -129,7 +162,13 @@ class RatingChange(Change):
 
 
 class PairRatingChange(Change):
-    team = models.ForeignKey("games.Team", on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        "games.Team",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
     side = models.PositiveSmallIntegerField(help_text="0 = seats 0 and 2, 1 = seats 1 and 3.")
 
     class Meta:

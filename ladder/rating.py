@@ -16,8 +16,8 @@ read back from the database is exactly the value written.)
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal
+from typing import NamedTuple, Protocol
 
 START = Decimal("1500.0000")
 K_PROVISIONAL = Decimal(40)
@@ -43,8 +43,18 @@ LOSS = Decimal(0)
 SEAT_TEAM = (0, 1, 0, 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Rated(Protocol):
+    """Anything with a rating and a count of rated games (a `Standing`, a ledger tally)."""
+
+    @property
+    def rating(self) -> Decimal: ...
+
+    @property
+    def games(self) -> int: ...
+
+
+# Named tuples rather than frozen dataclasses: a rebuild makes a million of them.
+class Standing(NamedTuple):
     """A rated entity's state before a game: its rating and its number of rated games."""
 
     rating: Decimal
@@ -55,8 +65,7 @@ class Standing:
         return is_provisional(self.games)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """One entity's rating change from one game (stored as one row)."""
 
     before: Decimal
@@ -120,7 +129,7 @@ def team_result(winner: int | None, team: int) -> Decimal:
     return WIN if winner == team else LOSS
 
 
-def apply_change(before: Standing, expected: Decimal, result: Decimal) -> Change:
+def apply_change(before: Rated, expected: Decimal, result: Decimal) -> Change:
     """Move one entity by K·(result − E), rounded to four places."""
     k = k_factor(before.games)
     c = CONTEXT
@@ -135,7 +144,7 @@ def _expected_pair(r0: Decimal, r1: Decimal) -> tuple[Decimal, Decimal]:
 
 
 def rate_game(
-    seats: Sequence[Standing],
+    seats: Sequence[Rated],
     winner: int | None,
     abandoned: Collection[int] = (),
 ) -> list[Change]:
@@ -167,7 +176,7 @@ def rate_game(
 
 
 def rate_pairs(
-    pairs: Sequence[Standing],
+    pairs: Sequence[Rated],
     winner: int | None,
     abandoned_teams: Collection[int] = (),
 ) -> list[Change]:

@@ -33,3 +33,6 @@ class Command(BaseCommand):
             f"Rated {summary.games} games: {summary.players} players, {summary.pairs} pairs "
             f"({took:.1f} s)."
         )
+        if options["verbosity"] >= 2:
+            phases = ", ".join(f"{k} {v:.1f} s" for k, v in summary.seconds.items())
+            self.stdout.write(f"Time by phase: {phases}.")
