@@ -183,17 +183,19 @@ def run_arena(
     *,
     pairs: int,
     seed: int,
+    first: int = 0,
     mode: str = "games",
     timings: Timings | None = None,
     progress: Callable[[PairResult], None] | None = None,
 ) -> ArenaResult:
-    """``pairs`` duplicate pairs of A against B; ``progress`` is called after each pair."""
+    """``pairs`` duplicate pairs of A against B (pair indices ``first`` on, so a long run can
+    be split into parts); ``progress`` is called after each pair."""
     if pairs < 1:
         raise ValueError("pairs must be at least 1")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     results = []
-    for i in range(pairs):
+    for i in range(first, first + pairs):
         r = play_pair(a, b, pair_seed(seed, i), mode, timings)
         results.append(r)
         if progress is not None:

@@ -7,8 +7,10 @@ difference, our team minus theirs. All candidates see the same samples, so the c
 is not swamped by card luck. Equivalent cards (touching in rank once the cards gone are
 removed) are tried once.
 
-The search stops after ``samples`` samples, or earlier when ``time_budget`` seconds have
-passed (at least one sample is always used). When the sample count, not the clock, ends
+The search stops after ``samples`` samples, or earlier when it has used ``time_budget``
+seconds of CPU time (at least one sample is always used). CPU time of the deciding thread,
+not the wall clock: on a busy machine the search then plays as well as on an idle one, and
+takes proportionally longer. When the sample count, not the clock, ends
 the search, the choice depends only on the seed.
 """
 
@@ -127,7 +129,7 @@ class StrongStrategy:
         candidates = _bid_candidates(info) if info.phase == BIDDING else _distinct_cards(info)
         team = info.seat & 1
         totals = dict.fromkeys(candidates, 0.0)
-        deadline = time.perf_counter() + self.time_budget
+        deadline = time.thread_time() + self.time_budget
         used = 0
         sampler = Sampler(info)
         while used < self.samples:
@@ -142,7 +144,7 @@ class StrongStrategy:
                 s = w.scores()
                 totals[a] += s[team] - s[team ^ 1]
             used += 1
-            if time.perf_counter() >= deadline:
+            if time.thread_time() >= deadline:
                 break
         return {a: t / used for a, t in totals.items()}, used
 

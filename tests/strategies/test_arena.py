@@ -60,6 +60,9 @@ def test_the_arena_is_reproducible_from_its_seed() -> None:
     r1 = run_arena(RandomStrategy(), RandomStrategy(), pairs=3, seed=9, mode="deals")
     r2 = run_arena(RandomStrategy(), RandomStrategy(), pairs=3, seed=9, mode="deals")
     assert r1 == r2
+    # A run split into parts plays the very same pairs.
+    tail = run_arena(RandomStrategy(), RandomStrategy(), pairs=2, seed=9, first=1, mode="deals")
+    assert tail.pairs == r1.pairs[1:]
     assert pair_seed(9, 0) != pair_seed(9, 1) and len(pair_seed(9, 0)) == 64
 
 
