@@ -175,3 +175,24 @@ def test_the_notifications_page_links_the_game() -> None:
     site.force_login(me.user)
     html = site.get("/notifications/").content.decode()
     assert f'href="/games/{game.public_id}/"' in html
+
+
+def test_the_admin_pages_of_the_clock_open() -> None:
+    from tests.clock.helpers import timed_game
+    from tests.factories import UserFactory
+
+    from clock.services import clock_sync
+
+    game = timed_game(days=2)
+    clock_sync(game_id=game.pk)  # on_commit hooks do not run inside this test's transaction
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    site = Client()
+    site.force_login(admin)
+    clock = GameClock.objects.get(game=game)
+    for url in (
+        "/admin/clock/gameclock/",
+        f"/admin/clock/gameclock/{clock.pk}/change/",
+        "/admin/clock/notification/",
+        "/admin/clock/vacation/",
+    ):
+        assert site.get(url).status_code == 200, url

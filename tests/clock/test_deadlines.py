@@ -153,3 +153,24 @@ def test_three_timeouts_in_a_row_abandon_the_seat_and_the_house_bot_takes_it() -
     assert info is not None and info["seats"][leaver]["abandoned"] is True
     titles = list(Notification.objects.filter(player=seat.player).values_list("title", flat=True))
     assert any("taken your seat" in t for t in titles)
+
+
+def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
+    from clock.hooks import follow_game
+    from games import hooks as game_hooks
+
+    with time_machine.travel(T0, tick=False) as traveller:
+        game = timed_game(days=1)
+        game_hooks.unregister(follow_game)  # as if the process died right after a commit
+        try:
+            traveller.shift(timedelta(hours=2))
+            play(game.pk)
+        finally:
+            game_hooks.on_move_committed(follow_game)
+        assert GameClock.objects.get(game=game).turn_seq == 0  # behind the log
+        report = sweep()
+        assert report.synced == 1 and report.moved == []
+        stored = GameClock.objects.get(game=game)
+        assert stored.turn_seq == 1 and stored.deadline == T0 + timedelta(hours=2) + DAY
+        traveller.shift(DAY + timedelta(minutes=1))
+        assert sweep().moved == [(game.pk, 2)]
