@@ -18,16 +18,6 @@ from ladder.ledger import GameResult
 CHUNK = 5000
 
 
-def _abandon_field() -> str | None:
-    # The clock marks a seat whose player abandoned the game; the ladder reads that mark if
-    # the seat model has it (a timestamp or a flag), and counts every seat present otherwise.
-    names = {f.name for f in Seat._meta.get_fields()}
-    for name in ("abandoned_at", "abandoned"):
-        if name in names:
-            return name
-    return None
-
-
 def eligible_games() -> QuerySet[Game]:
     """Finished rated games, in the order they are rated: finishing time, then id."""
     return Game.objects.filter(
@@ -46,9 +36,12 @@ def up_to_key(finished_at: datetime, game_id: int) -> Q:
 
 
 def seats_by_game(game_ids: Iterable[int] | None) -> dict[int, dict[int, tuple[int, bool]]]:
-    """{game id: {position: (player id, abandoned)}} for the given games (None = all eligible)."""
-    abandon = _abandon_field()
-    fields = ["game_id", "position", "player_id"] + ([abandon] if abandon else [])
+    """{game id: {position: (player id, abandoned)}} for the given games (None = all eligible).
+
+    The clock marks a seat whose player abandoned the game (`Seat.abandoned_at`); the
+    ladder rates that player as a loss (docs/ratings.md).
+    """
+    fields = ["game_id", "position", "player_id", "abandoned_at"]
     if game_ids is None:
         qs = Seat.objects.filter(
             game__status=GameStatus.FINISHED, game__rated=True, game__finished_at__isnull=False
@@ -57,8 +50,7 @@ def seats_by_game(game_ids: Iterable[int] | None) -> dict[int, dict[int, tuple[i
         qs = Seat.objects.filter(game_id__in=list(game_ids))
     out: dict[int, dict[int, tuple[int, bool]]] = defaultdict(dict)
     for row in qs.order_by().values_list(*fields).iterator(chunk_size=CHUNK):
-        left = bool(row[3]) if abandon else False
-        out[row[0]][row[1]] = (row[2], left)
+        out[row[0]][row[1]] = (row[2], row[3] is not None)
     return out
 
 

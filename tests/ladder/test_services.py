@@ -7,7 +7,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from games.models import GameStatus
+from games.models import GameStatus, Seat
 from ladder.models import (
     LadderState,
     PairRating,
@@ -122,6 +122,20 @@ def test_unwinding_drops_a_player_whose_only_game_moved() -> None:
     assert snapshot() == incremental
 
 
+def test_an_abandoned_seat_is_rated_as_a_loss_the_others_on_the_real_result() -> None:
+    a, b, c, d = players(4)
+    game = finished_game([a, b, c, d], winner=1)
+    Seat.objects.filter(game=game, position=3).update(abandoned_at=game.finished_at)
+    ladder_rate_game(game_id=game.pk)
+    ratings = dict(PlayerRating.objects.values_list("player_id", "rating"))
+    assert ratings == {a.pk: D(1480), b.pk: D(1520), c.pk: D(1480), d.pk: D(1480)}
+    left = PlayerRating.objects.get(pk=d.pk)
+    assert (left.wins, left.losses) == (0, 1)
+    assert RatingChange.objects.get(game=game, player=d).outcome == "L"
+    # The leaver's partnership is rated as a loss too; the opponents on the real result.
+    assert [c.result for c in PairRatingChange.objects.order_by("side")] == [0, 0]
+
+
 def random_games(seed: int, n_players: int, n_games: int) -> list:
     rng = random.Random(seed)
     pool = players(n_players, bots=2)
@@ -130,12 +144,18 @@ def random_games(seed: int, n_players: int, n_games: int) -> list:
         seated = rng.sample(pool, 4)
         winner = rng.choice([0, 1, 0, 1, None])
         # Some games share a finishing minute, and they are created out of order.
-        games.append(finished_game(seated, winner, minute=rng.randrange(n_games // 2)))
+        game = finished_game(seated, winner, minute=rng.randrange(n_games // 2))
+        if rng.random() < 0.1:  # now and then a player abandons
+            Seat.objects.filter(game=game, position=rng.randrange(4)).update(
+                abandoned_at=game.finished_at
+            )
+        games.append(game)
     return games
 
 
 def test_recompute_equals_incremental_to_the_last_digit() -> None:
     games = random_games(seed=7, n_players=9, n_games=80)
+    assert Seat.objects.filter(abandoned_at__isnull=False).exists()
     rng = random.Random(1)
     rng.shuffle(games)  # the tasks arrive in any order
     for game in games:
