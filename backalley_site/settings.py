@@ -164,6 +164,12 @@ CELERY_BEAT_SCHEDULE.update(
 )
 # Bot turns have their own queue, so a burst of bot games never delays other work.
 CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+# A bot turn whose task was lost (say its worker was down) is enqueued again.
+CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"] = {
+    "task": "bots.tasks.sweep_stalled_bot_turns",
+    "schedule": 30.0,
+    "options": {"queue": "bots", "expires": 25},
+}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {

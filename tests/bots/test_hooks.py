@@ -75,3 +75,24 @@ def test_api_bots_are_not_enqueued(enqueued) -> None:  # type: ignore[no-untyped
         api_bots.append(p)
     game_with(api_bots)
     assert enqueued == []
+
+
+def test_the_sweep_re_enqueues_only_stalled_bot_turns(enqueued) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from bots.tasks import sweep_stalled_bot_turns
+    from games.models import Game
+
+    bot_game = game_with([hosted_bot(f"Stall-{i}").player for i in range(4)])
+    people_game = game_with([PlayerFactory() for _ in range(4)])
+    enqueued.clear()
+    assert sweep_stalled_bot_turns() == 0  # just started: not stalled yet
+    long_ago = timezone.now() - timedelta(minutes=5)
+    Game.objects.filter(pk__in=[bot_game.pk, people_game.pk]).update(started_at=long_ago)
+    assert sweep_stalled_bot_turns() == 1
+    assert enqueued == [((), {"args": (bot_game.pk, 0), "queue": "bots"})]
+    schedule = settings.CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"]
+    assert schedule["task"] == sweep_stalled_bot_turns.name
