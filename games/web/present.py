@@ -117,6 +117,7 @@ class TableView:
     my_turn: bool = False
     to_act: SeatView | None = None
     deal_number: int = 0
+    attempt: int = 0  # redeals after all four passed
     hand_size: int = 0
     upcard: CardView | None = None
     trump: str | None = None
@@ -205,6 +206,7 @@ def table_view(payload: dict[str, Any]) -> TableView:
         if a in ("pass", "board") or a.isdigit()
     ]
     tv.deal_number = view["deal_number"]
+    tv.attempt = view["attempt"]
     tv.hand_size = view["hand_size"]
     tv.upcard = card_view(view["upcard"])
     tv.trump_text = f"{SUIT_NAMES[tv.trump]} {SUIT_SYMBOLS[tv.trump]}" if tv.trump else "no trump"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -174,6 +175,8 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
+        # Seconds a page's long-poll on the event feed waits for news.
+        "poll_wait": getattr(settings, "GAMES_PAGE_POLL_WAIT", 25),
     }
 
 

@@ -56,3 +56,16 @@ def test_once_playing_only_legal_cards_are_enabled_and_bids_are_shown() -> None:
     tv = table_view(_payload(state, seat))
     assert [tc.seat.position for tc in tv.trick] == [seat]
     assert tv.trick[0].card.code not in {c.code for c in tv.hand}
+
+
+def test_a_finished_game_names_the_winners_and_offers_nothing() -> None:
+    state = GameState.new(SEED)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[1] if len(legal) > 1 and legal[0] == 54 else legal[0])
+    tv = table_view(_payload(state, 0))
+    winner = state.outcome.winner
+    assert tv.result == ("A draw." if winner is None else f"{tv.team_names[winner]} win.")
+    assert tv.bids == [] and not tv.my_turn and tv.to_act is None
+    assert tv.totals == list(state.outcome.totals)
+    assert len([r for r in tv.scores if r.note != "all passed: redealt"]) == 25  # 25 scored deals

@@ -11,6 +11,7 @@
   var api = root.dataset.api;
   var boardUrl = root.dataset.board;
   var seat = root.dataset.seat;
+  var wait = parseInt(root.dataset.wait || "25", 10);
   var seatQuery = seat === "" ? "" : "seat=" + encodeURIComponent(seat);
   var csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
   var notice = document.getElementById("notice");
@@ -67,6 +68,7 @@
     tmp.innerHTML = html.trim();
     var fresh = tmp.querySelector("#board");
     if (!fresh) return;
+    if (fresh.dataset.deal !== board().dataset.deal) news.textContent = "";  // old deal's news
     board().replaceWith(fresh);
     var newScores = document.getElementById("scores");
     if (newScores && scoresOpen !== null) newScores.open = scoresOpen;
@@ -96,7 +98,10 @@
   }
 
   function announce(events) {
-    var lines = events.map(describe).filter(Boolean);
+    // A new deal makes the old one's cards history: start the news at the latest deal.
+    var start = 0;
+    events.forEach(function (ev, i) { if (ev.type === "deal_start") start = i; });
+    var lines = events.slice(start).map(describe).filter(Boolean);
     if (lines.length) news.textContent = lines.slice(-3).join(" ");
   }
 
@@ -158,7 +163,7 @@
     var st = status();
     if (st === "finished" || st === "aborted") return Promise.resolve();
     var since = st === "waiting" ? -1 : seq();
-    var url = api + "events/?since=" + since + "&wait=25" + (seatQuery ? "&" + seatQuery : "");
+    var url = api + "events/?since=" + since + "&wait=" + wait + (seatQuery ? "&" + seatQuery : "");
     return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
       .then(function (r) {
         if (!r.ok) return sleep(5000);

@@ -1,0 +1,251 @@
+"""The table in real headless Chromium: four people create, join and play through the pages.
+
+Each seat has its own browser context (its own session). After every move all four pages
+must update without a reload, and no page may hold a card of another seat's hand.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import selectors
+from games.engine.cards import card_str, mask_to_cards, parse_card
+from games.engine.errors import EngineError
+from games.models import Game, GameStatus, Seat
+from tests.conftest import require_service
+from tests.factories import PASSWORD, PlayerFactory
+from tests.web.conftest import shown_cards
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OUT = Path(__file__).resolve().parents[2] / "test-output"
+NAMES = ("north", "east", "south", "west")
+DEALS_IN_BROWSER = 1  # whole deals played through the pages, into the next one
+WAIT_MS = 20_000
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here
+    # between page actions are still plain synchronous calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _session_context(browser: Any, live_server: Any, user: Any, **options: Any) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(**options)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    context.set_default_timeout(WAIT_MS)
+    return context
+
+
+def _hands(game: Game) -> list[set[str]]:
+    state = selectors.game_state(game=game)
+    assert state is not None
+    return [{card_str(c) for c in mask_to_cards(state.hands[s])} for s in range(4)]
+
+
+def _check_pages(pages: list[Any], game: Game) -> None:
+    """Every page shows the current move, its own hand, and no card of another hand."""
+    hands = _hands(game)
+    for seat, page in enumerate(pages):
+        page.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
+        html = page.content()
+        shown = shown_cards(html)
+        assert hands[seat] <= shown, f"seat {seat} does not see its own hand"
+        hidden = set().union(*(hands[s] for s in range(4) if s != seat))
+        if shown & hidden:
+            (OUT / f"leak-seat{seat}.html").write_text(html)
+        assert not shown & hidden, f"seat {seat}'s page holds {sorted(shown & hidden)}"
+
+
+def _try_illegal_card(page: Any, game: Game) -> bool:
+    """Re-enable a card the engine forbids (as a tampered or stale page might) and play it:
+    the page must show the engine's own message. False when no card is forbidden now."""
+    forbidden = page.locator(".hand button[data-card][disabled]")
+    if forbidden.count() == 0:
+        return False
+    card = forbidden.first.get_attribute("data-card")
+    state = selectors.game_state(game=game)
+    assert state is not None
+    try:
+        state.clone().apply(parse_card(card))
+    except EngineError as exc:
+        expected = exc.message
+    else:  # pragma: no cover - a disabled card must be illegal
+        raise AssertionError(f"{card} was disabled but is legal")
+    page.evaluate(f"document.querySelector('.hand [data-card=\"{card}\"]').disabled = false")
+    page.click(f'.hand [data-card="{card}"]')
+    notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == expected
+    assert Game.objects.get(pk=game.pk).move_count == game.move_count  # nothing was written
+    return True
+
+
+def _play_one(page: Any, game: Game, *, keyboard: bool = False) -> None:
+    """The seat to act makes its move on its page: bid 1 if it may, else the first legal card."""
+    one = page.locator('.bids button[data-bid="1"]')
+    if one.count():
+        target = one
+    elif page.locator(".bids button").count():
+        target = page.locator(".bids button").first
+    else:
+        target = page.locator(".hand button[data-card]:not([disabled])").first
+    if keyboard:
+        # Reach the choice from the keyboard (Shift+Tab, Tab), so focus shows as it does
+        # for a keyboard user, then choose it with Enter.
+        target.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        assert target.evaluate("el => el === document.activeElement")
+        outline = target.evaluate("el => getComputedStyle(el).outlineStyle")
+        assert outline != "none", "the focused choice must be visibly marked"
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+    # The move is posted in the background: its page shows the next seq once it landed.
+    page.locator(f'#board[data-seq="{game.move_count + 1}"]').wait_for()
+
+
+def _sign_in(page: Any, live_server: Any, username: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/?next=/games/new/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/new/$"))
+
+
+def test_four_people_play_the_first_deals_through_the_pages(
+    browser: Any, live_server: Any, settings: Any
+) -> None:
+    # Short long-polls, so no request outlives the test by more than a moment.
+    settings.GAMES_PAGE_POLL_WAIT = 2
+    OUT.mkdir(exist_ok=True)
+    players = [PlayerFactory(name=n) for n in NAMES]
+
+    # north signs in and creates the game; west finds it among the open games and sits down.
+    north_ctx = browser.new_context()
+    north_ctx.set_default_timeout(WAIT_MS)
+    north = north_ctx.new_page()
+    _sign_in(north, live_server, players[0].user.username)
+    north.fill("#id_left", "east")
+    north.fill("#id_partner", "south")
+    north.select_option("#id_days_per_move", "3")
+    north.click("form.new-game button[type=submit]")
+    north.wait_for_url(re.compile(r"/games/g_[^/]+/$"))
+    game = Game.objects.get(creator=players[0])
+    assert game.status == GameStatus.WAITING
+    north.locator("text=Waiting for players").wait_for()
+
+    west_ctx = _session_context(browser, live_server, players[3].user)
+    west = west_ctx.new_page()
+    west.goto(f"{live_server.url}/games/open/")
+    west.click("text=Sit as east\u2019s partner")
+    west.wait_for_url(re.compile(rf"/games/{game.public_id}/$"))
+    # The creator's page notices the start by itself.
+    north.locator('#board[data-status="active"]').wait_for()
+
+    # Seats follow the names clockwise: north 0, east 1, south 2, west 3 (who took the last).
+    assert [s.player.name for s in Seat.objects.filter(game=game).order_by("position")] == list(
+        NAMES
+    )
+    contexts = [north_ctx] + [_session_context(browser, live_server, p.user) for p in players[1:3]]
+    contexts.append(west_ctx)
+    pages = [north, contexts[1].new_page(), contexts[2].new_page(), west]
+    for page in pages[1:3]:
+        page.goto(f"{live_server.url}/games/{game.public_id}/")
+    game = Game.objects.get(pk=game.pk)
+    _check_pages(pages, game)
+
+    # A stale page: the seat to act has a second tab that misses the news (its feed fails).
+    seat = game.to_act
+    stale = contexts[seat].new_page()
+    stale.route("**/events/**", lambda route: route.abort())
+    stale.goto(f"{live_server.url}/games/{game.public_id}/")
+    _play_one(pages[seat], game)
+    game = Game.objects.get(pk=game.pk)
+    _check_pages(pages, game)
+    stale.locator(".bids button").first.click()
+    stale.locator("#notice").wait_for(state="visible")
+    assert stale.locator("#notice").inner_text() == (
+        "The game is at move 1, not 0: here is the current state."
+    )
+    stale.locator('#board[data-seq="1"]').wait_for()  # and it shows the current state
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    stale.close()
+
+    tried_illegal = False
+    moves = 1
+    while game.deal_number <= DEALS_IN_BROWSER:
+        seat = game.to_act
+        page = pages[seat]
+        if not tried_illegal and game.to_act is not None and moves > 8:
+            tried_illegal = _try_illegal_card(page, game)
+        _play_one(page, game, keyboard=moves % 7 == 0)
+        moves += 1
+        game = Game.objects.get(pk=game.pk)
+        assert game.move_count == moves
+        _check_pages(pages, game)
+        if moves == 30:  # mid-deal, the table on a phone
+            _phone_screenshot(browser, live_server, players[seat].user, game, pages[seat])
+    assert tried_illegal, "no forbidden card came up to try"
+    assert game.deal_number == DEALS_IN_BROWSER + 1
+    pages[0].screenshot(path=str(OUT / "table-desktop.png"), full_page=True)
+    assert pages[0].locator("#scores tbody tr").count() == DEALS_IN_BROWSER + 1
+
+    # The new deal's first bidder sees fresh cards; the old deal is scored on every page.
+    for page in pages:
+        assert page.locator("#scores tbody tr").first.locator("td").count() == 2
+    for ctx in contexts:
+        ctx.close()
+    time.sleep(2.5)  # let the server's last long-polls (2 s) end before the database goes
+
+
+def _phone_screenshot(browser: Any, live_server: Any, user: Any, game: Game, page: Any) -> None:
+    ctx = _session_context(
+        browser,
+        live_server,
+        user,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    phone = ctx.new_page()
+    phone.goto(f"{live_server.url}/games/{game.public_id}/")
+    phone.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
+    overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the table is {overflow}px wider than a phone"
+    # Every card of the hand is a button a thumb can reach (at least 40 px tall).
+    heights = phone.eval_on_selector_all(".hand button", "els => els.map(e => e.offsetHeight)")
+    assert heights and min(heights) >= 40
+    phone.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
+    ctx.close()
