@@ -178,10 +178,9 @@ def test_the_notifications_page_links_the_game() -> None:
 
 
 def test_the_admin_pages_of_the_clock_open() -> None:
+    from clock.services import clock_sync
     from tests.clock.helpers import timed_game
     from tests.factories import UserFactory
-
-    from clock.services import clock_sync
 
     game = timed_game(days=2)
     clock_sync(game_id=game.pk)  # on_commit hooks do not run inside this test's transaction

@@ -98,3 +98,39 @@ def test_racing_reminder_runs_send_each_mail_once(postgres: None) -> None:
     )
     assert ReminderSent.objects.filter(kind="reminder").count() == 3
     assert Notification.objects.filter(kind="reminder").count() == 3
+
+
+def test_a_last_second_move_and_the_sweeper_racing_make_one_move(postgres: None) -> None:
+    from games import statecache
+    from games.errors import StaleState
+    from games.services import move_submit
+
+    with time_machine.travel(T0, tick=False) as traveller:
+        games = [timed_game(days=1) for _ in range(4)]
+        traveller.shift(DAY + timedelta(seconds=1))
+        outcomes: list[str] = []
+
+        def player_moves() -> None:
+            # Each player answers the move they saw (expected_seq 0) for their own seat.
+            for g in games:
+                legal = statecache.replay(g).legal_actions()
+                try:
+                    move_submit(game_id=g.pk, seats=[g.to_act], action=legal[0], expected_seq=0)
+                    outcomes.append("player")
+                except StaleState:
+                    outcomes.append("too late")
+
+        def work(kind: list[str] = ["player", "sweeper"]) -> None:  # noqa: B006
+            if kind.pop() == "sweeper":
+                sweep()
+            else:
+                player_moves()
+
+        race(2, work)
+    for g in games:
+        moves = list(Move.objects.filter(game=g).values_list("seq", "seat", "submitted_by"))
+        assert len(moves) == 1, moves  # one move for the turn, by the player or the house bot
+        assert moves[0][:2] == (1, g.to_act)
+    assert len(outcomes) == 4
+    by_system = Move.objects.filter(submitted_by=SubmittedBy.SYSTEM).count()
+    assert outcomes.count("too late") == by_system
