@@ -8,9 +8,11 @@ idempotency key derived from (game, seq), so a redelivered task can never apply 
 from __future__ import annotations
 
 import logging
+import random
 from datetime import timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -73,7 +75,14 @@ def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
     """The action for the bot's seat and who is credited (``bot`` or ``system``)."""
     seed = brain.turn_seed(game.pk, game.move_count, seat)
     if bot.kind == BotKind.HOSTED:
-        return brain.choose_action(bot.strategy, bot.params, state.clone(), seat, seed), "bot"
+        try:
+            return brain.choose_action(bot.strategy, bot.params, state.clone(), seat, seed), "bot"
+        except SoftTimeLimitExceeded:
+            raise
+        except Exception:
+            # A strategy bug must not stall the game: a random legal action is played for it.
+            logger.exception("strategy %r failed at %s#%s", bot.strategy, game.pk, game.move_count)
+            return random.Random(seed).choice(state.legal_actions()), "system"
     if bot.status == BotStatus.ACTIVE:
         action = _webhook_action(bot, game, seat, state)
         if action is not None:

@@ -163,3 +163,16 @@ def test_a_person_to_act_is_left_alone() -> None:
     assert turns.play_turn(game_id=game.pk, expected_seq=5) == "already_played"
     assert turns.play_turn(game_id=10**9, expected_seq=0) == "no_game"
     assert Move.objects.filter(game=game).count() == 0
+
+
+def test_a_failing_hosted_strategy_does_not_stall_the_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from bots import brain
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("strategy bug")
+
+    monkeypatch.setattr(brain, "choose_action", broken)
+    game = game_with([hosted_bot(f"Broken-{i}").player for i in range(4)])
+    assert turns.play_turn(game_id=game.pk, expected_seq=0) == "substituted"
+    (move,) = Move.objects.filter(game=game)
+    assert move.submitted_by == "system"
