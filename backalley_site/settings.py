@@ -164,6 +164,8 @@ CELERY_BEAT_SCHEDULE.update(
 )
 # Bot turns have their own queue, so a burst of bot games never delays other work.
 CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+# Ratings are applied one game at a time, in order, by the "ratings" queue (ladder/).
+CELERY_TASK_ROUTES["ladder.tasks.*"] = {"queue": "ratings"}
 # A bot turn whose task was lost (say its worker was down) is enqueued again.
 CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"] = {
     "task": "bots.tasks.sweep_stalled_bot_turns",
