@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from accounts.models import Player
 from accounts.tokens import token_create
 from backalley_site.celery import app as celery_app
 from games.models import Game, Move
@@ -59,7 +60,9 @@ def test_api_bot_and_webhook_bots_play_a_game_on_a_live_server(
         api.post("/api/v1/bots/", {"name": "Feedy", "kind": "api"}, format="json").status_code
         == 201
     )
-    _, token = token_create(user=owner, name="feedy", scopes=["read", "play", "bot"])
+    # A token made for the bot alone, as docs/bots.md tells bot authors to make.
+    feedy = Player.objects.get(name="Feedy")
+    _, token = token_create(user=owner, name="feedy", scopes=["bot"], bot=feedy)
     seats = [{"kind": "bot", "name": n} for n in ("Feedy", "Hooky-0", "Hooky-1", "Hooky-2")]
     r = api.post("/api/v1/games/", {"seats": seats}, format="json")
     assert r.status_code == 201, r.json()
