@@ -285,3 +285,9 @@ def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
             )
         )
     return out
+
+
+def teams(seats: list[SeatView]) -> list[list[SeatView]]:
+    """The two partnerships (RULES.md §1): seats 0 and 2, then seats 1 and 3."""
+    by_position = sorted(seats, key=lambda s: s.position)
+    return [[by_position[0], by_position[2]], [by_position[1], by_position[3]]]

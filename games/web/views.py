@@ -71,12 +71,10 @@ def _row(game: Game, user: Any) -> dict[str, Any]:
     return {
         "game": game,
         "seats": present.seat_views(summary, None),
+        "teams": present.teams(present.seat_views(summary, None)),
         "open_positions": [p for p, s in enumerate(summary["seats"]) if s is None],
         "open_choices": present.open_choices(summary),
-        "mine": any(
-            s.player.user_id == user.pk or (s.player.is_bot and s.player.owner_id == user.pk)
-            for s in seats
-        ),
+        "mine": bool(selectors.seats_controlled(seats=seats, user=user)),
         "waiting_on_me": bool(getattr(game, "waiting_on_me", 0)),
         "to_act_name": next((s.player.name for s in seats if s.position == game.to_act), None),
         "deadline": present.deadline(summary),

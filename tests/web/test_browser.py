@@ -156,6 +156,7 @@ def test_four_people_play_the_first_deals_through_the_pages(
     north_ctx.set_default_timeout(WAIT_MS)
     north = north_ctx.new_page()
     _sign_in(north, live_server, players[0].user.username)
+    north.screenshot(path=str(OUT / "new-game.png"), full_page=True)
     north.fill("#id_left", "east")
     north.fill("#id_partner", "south")
     north.select_option("#id_days_per_move", "3")
@@ -168,6 +169,7 @@ def test_four_people_play_the_first_deals_through_the_pages(
     west_ctx = _session_context(browser, live_server, players[3].user)
     west = west_ctx.new_page()
     west.goto(f"{live_server.url}/games/open/")
+    west.screenshot(path=str(OUT / "open-games.png"), full_page=True)
     west.click("text=Sit as east\u2019s partner")
     west.wait_for_url(re.compile(rf"/games/{game.public_id}/$"))
     # The creator's page notices the start by itself.
@@ -221,9 +223,15 @@ def test_four_people_play_the_first_deals_through_the_pages(
     pages[0].screenshot(path=str(OUT / "table-desktop.png"), full_page=True)
     assert pages[0].locator("#scores tbody tr").count() == DEALS_IN_BROWSER + 1
 
-    # The new deal's first bidder sees fresh cards; the old deal is scored on every page.
+    # The old deal is scored on every page.
     for page in pages:
         assert page.locator("#scores tbody tr").first.locator("td").count() == 2
+    # My games lists the game, with the deadline of whoever is to act.
+    to_act = pages[game.to_act]
+    to_act.goto(f"{live_server.url}/games/")
+    row = to_act.locator(".game-row.my-turn")
+    assert "Your turn" in row.inner_text() and "due" in row.inner_text()
+    to_act.screenshot(path=str(OUT / "my-games.png"), full_page=True)
     for ctx in contexts:
         ctx.close()
     time.sleep(2.5)  # let the server's last long-polls (2 s) end before the database goes

@@ -260,3 +260,11 @@ def test_deadline_of_the_seat_to_act_is_shown_on_the_table_and_in_my_games(four:
         html = client.get(url).content.decode()
         assert f'<time datetime="{due[:19]}' in html, url
         assert "3 days per move" in html
+
+
+def test_game_lists_name_the_partnerships(four: list[Any]) -> None:
+    game = services.game_create(creator=four[0], seats=[four[0], four[1], None, four[3]])
+    page = signed_in(four[2].user).get(reverse("open-games")).content.decode()
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "north &amp; (open seat) vs east &amp; west" in text  # seats 0+2 against 1+3
+    assert "Sit as north\u2019s partner" in page and game.public_id in page
