@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backalley_site.errors import DomainError
 from ladder import selectors
 from ladder.api import serializers as s
 from ladder.api.filters import PairStandingsFilter, StandingsFilter
@@ -102,9 +103,11 @@ class PlayerHistoryView(ReadOnly, generics.ListAPIView):
 class PlayerGamesView(ReadOnly, APIView):
     def get(self, request: Request, name: str) -> Response:
         player = selectors.player_by_name(name)
-        try:
-            limit = min(100, max(1, int(request.query_params.get("limit", 20))))
-        except ValueError:
-            limit = 20
+        raw = request.query_params.get("limit", "20")
+        if not raw.isdigit() or not 1 <= int(raw) <= 100:
+            raise DomainError(
+                "bad_limit", "limit must be a whole number from 1 to 100.", extra={"limit": raw}
+            )
+        limit = int(raw)
         games = selectors.recent_games(player, limit=limit)
         return Response(s.RecentGameSerializer(games, many=True).data)

@@ -83,6 +83,14 @@ def test_player_rating_history_and_games(client, league) -> None:
     assert games[0]["result"] in {"W", "D", "L"} and games[0]["delta"] is not None
 
 
+def test_a_bad_limit_is_refused(client, league) -> None:
+    name = league[0][0].name
+    for bad in ("0", "101", "ten", "-3"):
+        response = client.get(f"/api/v1/ladder/players/{name}/games/?limit={bad}")
+        assert response.status_code == 400
+        assert response.json()["code"] == "bad_limit"
+
+
 def test_unknown_player_is_not_found(client, league) -> None:
     response = client.get("/api/v1/ladder/players/nobody-here/")
     assert response.status_code == 404
