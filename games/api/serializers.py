@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from backalley_site.api_schema import ErrorSerializer  # noqa: F401 - the one error shape
 from games.presenters import game_summary
 
 
@@ -140,9 +141,3 @@ class EventsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.CharField()
     events = serializers.ListField(child=serializers.JSONField())
     clock = serializers.JSONField(allow_null=True, help_text="The game's clock now.")
-
-
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField()
-    message = serializers.CharField()
-    extra = serializers.JSONField()

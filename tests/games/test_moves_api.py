@@ -269,3 +269,23 @@ def test_bidding_pass_is_recorded_in_the_log_with_its_engine_code(table: Table) 
     seat = table.to_act()
     assert table.move(seat, {"bid": "PASS"}, 0).status_code == 201
     assert Move.objects.get().action_code == PASS
+
+
+def test_a_late_move_costs_the_same_queries_as_an_early_one(table: Table) -> None:
+    """No replay of the game per move: the move path's queries do not grow with its length."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.games.helpers import choose_code, play
+
+    counts = []
+    game = table.game
+    for ahead in (2, 120):
+        game = play(game, ahead)
+        action = choose_code(statecache.state_for(game).legal_actions())
+        with CaptureQueriesContext(connection) as ctx:
+            r = table.move(game.to_act, action_to_json(action), game.move_count, key=f"q{ahead}")
+        assert r.status_code == 201
+        game.refresh_from_db()
+        counts.append(len(ctx.captured_queries))
+    assert game.move_count > 120 and counts[0] == counts[1]
