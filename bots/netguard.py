@@ -54,7 +54,8 @@ def resolve(host: str, port: int) -> list[str]:
         raise WebhookUrlError(
             message=f"The host {host!r} does not resolve.", extra={"host": host}
         ) from exc
-    return sorted({str(info[4][0]) for info in infos})
+    # IPv4 first: the call connects to the first address, and IPv6 reachability varies.
+    return sorted({str(info[4][0]) for info in infos}, key=lambda a: (":" in a, a))
 
 
 def check_url(url: str, *, allow_private: bool | None = None) -> CheckedUrl:

@@ -56,7 +56,14 @@ class WebhookServer:
                     self._send(401, b'{"error":"bad signature"}')
                     return
                 payload = json.loads(body)
-                owner.requests.append({"payload": payload, "timestamp": ts, "signature": sig})
+                owner.requests.append(
+                    {
+                        "payload": payload,
+                        "timestamp": ts,
+                        "signature": sig,
+                        "host": self.headers.get("Host"),
+                    }
+                )
                 if payload.get("type") == "ping":
                     self._send(200, json.dumps({"challenge": payload["challenge"]}).encode())
                     return
