@@ -27,7 +27,8 @@ def standings(
     *, kind: str = "all", min_games: int = 0, include_provisional: bool = False
 ) -> QuerySet[PlayerRating]:
     """Rated players, best first (ties by player id). Provisional players only on request."""
-    qs = PlayerRating.objects.select_related("player")
+    # The recent deltas are only for the writers; the pages show their sum (trend).
+    qs = PlayerRating.objects.select_related("player").defer("recent", "updated_at")
     if kind == "people":
         qs = qs.filter(player__is_bot=False)
     elif kind == "bots":
@@ -42,7 +43,9 @@ def standings(
 def pair_standings(
     *, min_games: int = 0, include_provisional: bool = False
 ) -> QuerySet[PairRating]:
-    qs = PairRating.objects.select_related("team__player_low", "team__player_high")
+    qs = PairRating.objects.select_related("team__player_low", "team__player_high").defer(
+        "recent", "updated_at"
+    )
     if not include_provisional:
         qs = qs.filter(games__gte=rating.PROVISIONAL_GAMES)
     if min_games:

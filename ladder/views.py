@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from backalley_site.errors import NotFoundError
-from ladder import charts, selectors
+from ladder import charts, presenters, selectors
 from ladder.replay import game_page_context
 
 PAGE_SIZE = 50
@@ -44,7 +44,7 @@ def ladder_page(request: HttpRequest) -> HttpResponse:
     min_games = _int(request, "min_games")
     qs = selectors.standings(kind=kind, min_games=min_games, include_provisional=provisional)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [(page.start_index() + i, row) for i, row in enumerate(page.object_list)]
+    rows = presenters.player_rows(page.start_index(), list(page.object_list))
     return render(
         request,
         "ladder/ladder.html",
@@ -64,7 +64,7 @@ def pairs_page(request: HttpRequest) -> HttpResponse:
     provisional = _flag(request, "provisional")
     qs = selectors.pair_standings(include_provisional=provisional)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [(page.start_index() + i, row) for i, row in enumerate(page.object_list)]
+    rows = presenters.pair_rows(page.start_index(), list(page.object_list))
     return render(
         request,
         "ladder/pairs.html",
