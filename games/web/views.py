@@ -173,8 +173,9 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
-        # Seconds a page's long-poll on the event feed waits for news.
-        "poll_wait": getattr(settings, "GAMES_PAGE_POLL_WAIT", 25),
+        # Seconds a page's poll of the event feed may wait for news. 0: short polls, so an
+        # open page never holds one of a few sync workers; raise it for async/threaded servers.
+        "poll_wait": getattr(settings, "GAMES_PAGE_POLL_WAIT", 0),
     }
 
 

@@ -11,7 +11,7 @@
   var api = root.dataset.api;
   var boardUrl = root.dataset.board;
   var seat = root.dataset.seat;
-  var wait = parseInt(root.dataset.wait || "25", 10);
+  var wait = parseInt(root.dataset.wait || "0", 10);
   var seatQuery = seat === "" ? "" : "seat=" + encodeURIComponent(seat);
   var csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
   var notice = document.getElementById("notice");
@@ -24,7 +24,6 @@
   function seq() { return parseInt(board().dataset.seq, 10); }
   function status() { return board().dataset.status; }
   function names() { return (board().dataset.names || "").split("|"); }
-  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
   function newKey() {
     var bytes = new Uint8Array(16);
@@ -139,6 +138,7 @@
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         pending = null;
+        delay = FAST;  // the others move next (or the page was behind): look again soon
         if (!r.ok) say(data.message || "That move was not accepted (" + r.status + ").", "error");
         return refresh();
       });
@@ -158,7 +158,35 @@
     }
   });
 
-  // Follow the game: a long poll on the event feed, then a fresh board when it moved on.
+  // Follow the game through its event feed, and swap in a fresh board when it moved on.
+  //
+  // With wait = 0 (the default) these are short polls that never hold a server worker:
+  // every second after news, slowing down to every 5 s while others think, and to every
+  // 20 s while it is this seat's turn or the tab is hidden. With wait > 0 (servers whose
+  // workers can afford to wait) each poll is a long poll that answers as soon as news comes.
+  var FAST = 1000, SLOW = 5000, IDLE = 20000;
+  var delay = FAST;
+  var wake = null;
+
+  function nap(ms) {
+    return new Promise(function (resolve) {
+      var timer = setTimeout(done, ms);
+      function done() { clearTimeout(timer); wake = null; resolve(); }
+      wake = done;
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && wake) { delay = FAST; wake(); }
+  });
+
+  function pause(changed) {
+    if (changed) { delay = FAST; return wait > 0 ? Promise.resolve() : nap(delay); }
+    var idle = document.hidden || board().classList.contains("my-turn");
+    delay = Math.min(Math.round(delay * 1.5), idle ? IDLE : SLOW);
+    return wait > 0 ? Promise.resolve() : nap(delay);
+  }
+
   function follow() {
     var st = status();
     if (st === "finished" || st === "aborted") return Promise.resolve();
@@ -166,15 +194,15 @@
     var url = api + "events/?since=" + since + "&wait=" + wait + (seatQuery ? "&" + seatQuery : "");
     return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
       .then(function (r) {
-        if (!r.ok) return sleep(5000);
+        if (!r.ok) return nap(IDLE);
         return r.json().then(function (data) {
-          if (data.seq !== seq() || data.status !== status()) {
-            announce(data.events || []);
-            return busy ? sleep(300) : refresh();
-          }
+          var changed = data.seq !== seq() || data.status !== status();
+          if (!changed) return pause(false);
+          announce(data.events || []);
+          return (busy ? nap(300) : refresh()).then(function () { return pause(true); });
         });
       })
-      .catch(function () { return sleep(3000); })
+      .catch(function () { return nap(SLOW); })
       .then(follow);
   }
 
