@@ -187,6 +187,11 @@ BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
 
+# --- Play pages ---------------------------------------------------------------------------
+# Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
+# page never holds a sync worker); raise it when the web server's workers can afford to wait.
+GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")
 
