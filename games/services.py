@@ -107,6 +107,8 @@ def game_create(
     if len({p.pk for p in seated}) != len(seated):
         raise BadGameSetup(message="A player can take only one seat in a game.")
     clean = game_options_clean(options)
+    if clean["rated"]:
+        _check_one_seat_per_controller(seated)
     seed = secrets.token_hex(32)
     with transaction.atomic():
         game = Game.objects.create(
@@ -123,6 +125,17 @@ def game_create(
         if len(seated) == 4:
             _start(game)
     return game
+
+
+def _check_one_seat_per_controller(players: Sequence[Player]) -> None:
+    """In a rated game no account may hold two seats (itself and its bot, or two bots): it
+    would see two hands."""
+    controllers = [p.owner_id if p.is_bot else p.user_id for p in players]
+    if len(set(controllers)) != len(controllers):
+        raise BadGameSetup(
+            "one_seat_per_account",
+            "In a rated game one account may hold only one seat (counting its bots).",
+        )
 
 
 def _lock(game_id: int | str) -> Game:
@@ -152,6 +165,9 @@ def game_join_seat(*, game_id: int, player: Player, position: int | None = None)
             position = free[0]
         elif position in taken:
             raise SeatTaken(message=f"Seat {position} is taken.", extra={"position": position})
+        if game.rated:
+            others = list(Player.objects.filter(pk__in=taken.values()))
+            _check_one_seat_per_controller([*others, player])
         Seat.objects.create(game=game, position=position, player=player)
         if len(taken) + 1 == 4:
             _start(game)

@@ -252,3 +252,18 @@ def test_my_games_lists_those_waiting_on_me_first() -> None:
     assert client_for(alice.user).get("/api/v1/games/mine/?status=finished").json()["results"] == []
     r = client_for(alice.user).get("/api/v1/games/mine/?status=bogus")
     assert (r.status_code, r.json()["code"]) == (400, "bad_parameter")
+
+
+def test_a_rated_game_allows_one_seat_per_account_counting_bots() -> None:
+    alice = PlayerFactory()
+    bot = BotPlayerFactory(owner=alice.user)
+    seats = [{"kind": "me"}, {"kind": "bot", "name": bot.name}] + [{"kind": "open"}] * 2
+    r = _create(client_for(alice.user), seats, rated=True)
+    assert (r.status_code, r.json()["code"]) == (400, "one_seat_per_account")
+    assert Game.objects.count() == 0
+    r = _create(client_for(alice.user), [{"kind": "me"}] + [{"kind": "open"}] * 3, rated=True)
+    gid = r.json()["id"]
+    r = client_for(alice.user).post(f"/api/v1/games/{gid}/seats/", {"bot": bot.name}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "one_seat_per_account")
+    # Unrated games allow it (practice with your own bot).
+    assert _create(client_for(alice.user), seats).status_code == 201
