@@ -92,6 +92,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns at start-up when it is missing
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Bodies larger than this are refused before any view runs.
@@ -124,12 +125,13 @@ SPECTACULAR_SETTINGS = {
 _CELERY_FS = VAR_DIR / "celery"
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (_CELERY_FS / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_CELERY_FS / "out"),
         "data_folder_out": str(_CELERY_FS / "out"),
         "data_folder_processed": str(_CELERY_FS / "processed"),
+        "control_folder": str(_CELERY_FS / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
