@@ -53,6 +53,7 @@ BID_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     (PASS, *range(PASS + 1, PASS + n), BOARD) for n in range(14)
 )
 _NO_BLOOPER, _BB_LED, _LB_LED = 0, 1, 2
+_S0, _S1, _S2, _S3 = SUIT_LISTS  # per-suit tables: 13-bit suit mask -> its cards
 
 
 def score_team(number: int, board: int, tricks: int, hand_size: int) -> int:
@@ -96,6 +97,8 @@ class DealCore:
         "leader",
         "trick",
         "led_mask",
+        "led_list",
+        "led_shift",
         "blooper",
         "broken",
         "tricks",
@@ -119,6 +122,8 @@ class DealCore:
         self.leader = -1
         self.trick: list[int] = []
         self.led_mask = 0
+        self.led_list: tuple[tuple[int, ...], ...] | None = None  # led plain suit's table
+        self.led_shift = 0
         self.blooper = _NO_BLOOPER
         self.broken = False
         # Completed tricks as (leader, cards in play order, winner).
@@ -143,6 +148,8 @@ class DealCore:
         c.leader = self.leader
         c.trick = self.trick
         c.led_mask = self.led_mask
+        c.led_list = self.led_list
+        c.led_shift = self.led_shift
         c.blooper = self.blooper
         c.broken = self.broken
         c.tricks = self.tricks
@@ -165,6 +172,8 @@ class DealCore:
         c.leader = self.leader
         c.trick = self.trick[:]
         c.led_mask = self.led_mask
+        c.led_list = self.led_list
+        c.led_shift = self.led_shift
         c.blooper = self.blooper
         c.broken = self.broken
         c.tricks = self.tricks[:]
@@ -207,15 +216,25 @@ class DealCore:
                     if bl:
                         m = 1 << (follow.bit_length() - 1) if bl == _BB_LED else follow & -follow
                     else:
-                        m = follow
+                        m = self._lm = follow
+                        table = self.led_list
+                        if table is not None:  # a plain suit was led: one table lookup
+                            return list(table[m >> self.led_shift])
+                        return [
+                            *_S0[m & 0x1FFF],
+                            *_S1[m >> 13 & 0x1FFF],
+                            *_S2[m >> 26 & 0x1FFF],
+                            *_S3[m >> 39 & 0x1FFF],
+                            *JOKER_LISTS[m >> 52],
+                        ]
             elif not (self.broken or not self.trump_mask or self.board_level[seat]):
                 m = m & ~self.trump_mask or m
             self._lm = m
         return [
-            *SUIT_LISTS[0][m & 0x1FFF],
-            *SUIT_LISTS[1][m >> 13 & 0x1FFF],
-            *SUIT_LISTS[2][m >> 26 & 0x1FFF],
-            *SUIT_LISTS[3][m >> 39 & 0x1FFF],
+            *_S0[m & 0x1FFF],
+            *_S1[m >> 13 & 0x1FFF],
+            *_S2[m >> 26 & 0x1FFF],
+            *_S3[m >> 39 & 0x1FFF],
             *JOKER_LISTS[m >> 52],
         ]
 
@@ -304,9 +323,13 @@ class DealCore:
             tm = self.trump_mask
             if bit & tm:
                 self.led_mask = tm
+                self.led_list = None
                 self.blooper = _BB_LED if card == BB else _LB_LED if card == LB else _NO_BLOOPER
             else:
-                self.led_mask = SUIT_MASKS[card // 13]
+                suit = card // 13
+                self.led_mask = SUIT_MASKS[suit]
+                self.led_list = SUIT_LISTS[suit]
+                self.led_shift = 13 * suit
                 self.blooper = _NO_BLOOPER
             self.to_act = (seat + 1) & 3
             return
