@@ -81,3 +81,20 @@ def test_page_query_counts_do_not_grow_with_the_data(client) -> None:
             counts[url].append(len(ctx.captured_queries))
     for url, (small, large) in counts.items():
         assert small == large, (url, small, large)
+
+
+def test_a_player_without_rated_games_has_a_page(client) -> None:
+    (newcomer,) = players(1)
+    html = client.get(f"/ladder/players/{newcomer.name}/").content.decode()
+    assert "0 rated games" in html and "no rated games yet" in html
+    assert 'class="prov"' in html  # 1500?
+
+
+def test_a_game_still_waiting_for_players_has_a_page(client) -> None:
+    from games import services as game_services
+
+    four = players(4)
+    game = game_services.game_create(creator=four[0], seats=[four[0], None, four[2], None])
+    html = client.get(f"/ladder/games/{game.public_id}/").content.decode()
+    assert "has not started yet" in html
+    assert game.seed not in html
