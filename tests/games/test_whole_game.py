@@ -21,7 +21,8 @@ from games.engine.actions import parse_action
 from games.engine.cards import card_str
 from games.engine.records import validate_record
 from games.models import GameStatus, Move, SeededDeal
-from tests.games.conftest import Table, choose, make_table
+from tests.factories import PlayerFactory
+from tests.games.conftest import Table, choose, client_for, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -152,6 +153,9 @@ def check_whole_game(played: Played) -> None:
     assert game.snapshot_seq == game.move_count
     assert served.history == replayed.history
     assert served.record("all") == replayed.record("all")
+    # A finished game's record is whole for anyone, spectators included.
+    spectator = client_for(PlayerFactory().user)
+    assert spectator.get(t.url("record/")).json() == record
     # verify_games agrees.
     call_command("verify_games")
     # Everyone now sees the seed; moves are refused as game over.
