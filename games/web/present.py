@@ -82,6 +82,7 @@ class SeatView:
     place: str
     relation: str
     team: int
+    open: bool = False  # nobody sits here yet
     bid: str | None = None
     tricks: int = 0
     dealer: bool = False
@@ -170,6 +171,7 @@ def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
                 place=PLACES[rel],
                 relation=RELATIONS[rel] if viewer is not None else "",
                 team=pos % 2,
+                open=info is None,
             )
         )
     return out

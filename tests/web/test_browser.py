@@ -161,6 +161,7 @@ def test_four_people_play_the_first_deals_through_the_pages(browser: Any, live_s
     game = Game.objects.get(creator=players[0])
     assert game.status == GameStatus.WAITING
     north.locator("text=Waiting for players").wait_for()
+    north.screenshot(path=str(OUT / "table-waiting.png"), full_page=True)
 
     west_ctx = _session_context(browser, live_server, players[3].user)
     west = west_ctx.new_page()
@@ -197,6 +198,7 @@ def test_four_people_play_the_first_deals_through_the_pages(browser: Any, live_s
         "The game is at move 1, not 0: here is the current state."
     )
     stale.locator('#board[data-seq="1"]').wait_for()  # and it shows the current state
+    stale.screenshot(path=str(OUT / "table-stale-error.png"))
     assert Game.objects.get(pk=game.pk).move_count == 1
     stale.close()
 

@@ -86,10 +86,20 @@
     });
   }
 
+  var RANKS = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+  // "ten of diamonds" for "TD": read aloud by screen readers in the news line.
+  function cardName(code) {
+    if (code === "BB") return "the Big Blooper";
+    if (code === "LB") return "the Little Blooper";
+    return "the " + (RANKS[code[0]] || code[0]) + " of " + SUITS[code[1]];
+  }
+
   function describe(ev) {
     var who = names()[ev.seat] || "seat " + ev.seat;
     if (ev.type === "bid") return who + " bid " + ev.bid + ".";
-    if (ev.type === "play") return who + " played " + ev.card + ".";
+    if (ev.type === "play") return who + " played " + cardName(ev.card) + ".";
     if (ev.type === "trick") return (names()[ev.winner] || "seat " + ev.winner) + " won the trick.";
     if (ev.type === "deal_start") return "Deal " + ev.number + " is dealt.";
     if (ev.type === "game_end") return "The game is over.";
@@ -198,8 +208,9 @@
         return r.json().then(function (data) {
           var changed = data.seq !== seq() || data.status !== status();
           if (!changed) return pause(false);
-          announce(data.events || []);
-          return (busy ? nap(300) : refresh()).then(function () { return pause(true); });
+          if (busy) return nap(300);
+          // Announce after the swap: a swap into a new deal clears the old deal's news.
+          return refresh().then(function () { announce(data.events || []); return pause(true); });
         });
       })
       .catch(function () { return nap(SLOW); })
