@@ -10,7 +10,7 @@ Modules:
 - ``deal``: one deal's state machine (``DealState``, buildable from explicit hands for bots).
 - ``state``: the whole 25-deal game (``GameState``, ``Outcome``).
 - ``views`` and ``events``: what a seat or a spectator may see, and what an action caused.
-- ``records`` and ``validate``: game records (RECORD-FORMAT.md), their reading back and the
+- ``records``, ``validate`` and ``validate_play``: game records (RECORD-FORMAT.md), their reading back and the
   validator (``validate_record``).
 - ``cli``: ``python -m games.engine selfplay | validate | deal`` (the only module with I/O).
 """
