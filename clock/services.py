@@ -60,7 +60,7 @@ def _create_clock(game: Game, days: int, reserve: int) -> GameClock:
     return clock
 
 
-def _settle(clock: GameClock, game: Game) -> None:
+def _settle(clock: GameClock, game: Game, seat_clocks: dict[int, SeatClock]) -> None:
     """Close the turn that was running: charge the reserve and, for a move the seat's
     player (or their bot) made, reset its timeouts in a row."""
     if clock.turn_seq is None or clock.turn_seat is None or clock.deadline is None:
@@ -72,17 +72,15 @@ def _settle(clock: GameClock, game: Game) -> None:
     )
     if move is None or move.seat != clock.turn_seat or move.submitted_by == SubmittedBy.SYSTEM:
         return  # a substituted move: the sweeper already did the bookkeeping
-    seat_clock = SeatClock.objects.select_for_update().get(
-        game_clock=clock, position=clock.turn_seat
-    )
+    seat_clock = seat_clocks[clock.turn_seat]
     moved_at = move.created_at
     if clock.paused_at is not None:  # moved while on vacation: the pause stops the clock
         moved_at = min(moved_at, clock.paused_at)
-    seat_clock.reserve_left -= timecontrol.reserve_used(
-        moved_at, clock.deadline, seat_clock.reserve_left
-    )
-    seat_clock.consecutive_timeouts = 0
-    seat_clock.save(update_fields=["reserve_left", "consecutive_timeouts"])
+    spent = timecontrol.reserve_used(moved_at, clock.deadline, seat_clock.reserve_left)
+    if spent or seat_clock.consecutive_timeouts:
+        seat_clock.reserve_left -= spent
+        seat_clock.consecutive_timeouts = 0
+        seat_clock.save(update_fields=["reserve_left", "consecutive_timeouts"])
 
 
 def clock_sync(*, game_id: int) -> GameClock | None:
@@ -103,7 +101,15 @@ def clock_sync(*, game_id: int) -> GameClock | None:
             clock.turn_seat == game.to_act or game.status != GameStatus.ACTIVE
         ):
             return clock  # already in step
-        _settle(clock, game)
+        # The seat whose turn ends and the seat whose turn starts (often the same one row).
+        wanted = {p for p in (clock.turn_seat, game.to_act) if p is not None}
+        seat_clocks = {
+            sc.position: sc
+            for sc in SeatClock.objects.select_for_update()
+            .filter(game_clock=clock, position__in=wanted)
+            .order_by("position")
+        }
+        _settle(clock, game, seat_clocks)
         clock.turn_seq = game.move_count
         fields = [
             "turn_seq",
@@ -120,7 +126,7 @@ def clock_sync(*, game_id: int) -> GameClock | None:
             clock.save(update_fields=fields)
             return clock
         seat = Seat.objects.get(game=game, position=game.to_act)
-        seat_clock = SeatClock.objects.get(game_clock=clock, position=game.to_act)
+        seat_clock = seat_clocks[game.to_act]
         abandoned = seat.abandoned_at is not None
         times = plan_turn(game, clock.period, seat_clock.reserve_left, abandoned)
         clock.turn_seat = game.to_act

@@ -156,7 +156,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat_and_the_house_bot_takes_it() -
 
 
 def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
-    from clock.hooks import follow_game
+    from clock.hooks import follow_game, install
     from games import hooks as game_hooks
 
     with time_machine.travel(T0, tick=False) as traveller:
@@ -166,7 +166,7 @@ def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
             traveller.shift(timedelta(hours=2))
             play(game.pk)
         finally:
-            game_hooks.on_move_committed(follow_game)
+            install()  # every hook of the clock back in place
         assert GameClock.objects.get(game=game).turn_seq == 0  # behind the log
         report = sweep()
         assert report.synced == 1 and report.moved == []
@@ -174,3 +174,5 @@ def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
         assert stored.turn_seq == 1 and stored.deadline == T0 + timedelta(hours=2) + DAY
         traveller.shift(DAY + timedelta(minutes=1))
         assert sweep().moved == [(game.pk, 2)]
+    assert follow_game in game_hooks._registry["game_started"]
+    assert follow_game in game_hooks._registry["move_committed"]
