@@ -135,3 +135,30 @@ def test_long_poll_wakes_when_a_move_commits() -> None:
     assert body["seq"] == 1
     assert [(e["type"], e["seat"], e["bid"]) for e in body["events"]] == [("bid", seat, 2)]
     assert got["took"] < 20  # woken by the move, not by the timeout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_delivers_a_move_made_while_it_is_open() -> None:
+    table = make_table(("st_a", "st_b", "st_c", "st_d"))
+    watcher = table.clients[(table.to_act() + 1) % 4]
+    got: dict[str, Any] = {}
+
+    def watch() -> None:
+        try:
+            r = watcher.get(
+                table.url("events/stream/?since=0&timeout=3"), HTTP_ACCEPT="application/x-ndjson"
+            )
+            got["lines"] = b"".join(r.streaming_content).decode().splitlines()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    time.sleep(0.5)
+    seat = table.to_act()
+    assert table.move(seat, {"bid": "board"}, 0).status_code == 201
+    thread.join(30)
+    events = [json.loads(line) for line in got["lines"]]
+    assert [(e["seq"], e["type"], e["seat"], e["bid"]) for e in events] == [
+        (1, "bid", seat, "board")
+    ]
