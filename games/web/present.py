@@ -214,7 +214,8 @@ def table_view(payload: dict[str, Any]) -> TableView:
     tv.trump_text = f"{SUIT_NAMES[tv.trump]} {SUIT_SYMBOLS[tv.trump]}" if tv.trump else "no trump"
     swap = view.get("joker_swap")
     if swap:
-        drawn = f" and drew {card_view(swap['drawn']).label}" if swap.get("drawn") else ""
+        # The drawn card is in the view only for its holder (and once the game is over).
+        drawn = f" and drew the {card_view(swap['drawn']).label}" if swap.get("drawn") else ""
         tv.joker_swap = (
             f"{seats[swap['seat']].name} discarded the {card_view(swap['discarded']).label}{drawn}."
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.cards import card_str
 from games.engine.state import GameState
 from games.web.present import card_view, sorted_hand, table_view
 
@@ -69,3 +70,17 @@ def test_a_finished_game_names_the_winners_and_offers_nothing() -> None:
     assert tv.bids == [] and not tv.my_turn and tv.to_act is None
     assert tv.totals == list(state.outcome.totals)
     assert len([r for r in tv.scores if r.note != "all passed: redealt"]) == 25  # 25 scored deals
+
+
+def test_only_the_joker_swapper_learns_the_card_drawn() -> None:
+    # A seed whose first upcard is a joker, with the other joker dealt (so it is swapped).
+    state = next(s for s in (GameState.new(f"{i:064x}") for i in range(500)) if s.swap is not None)
+    swapper = state.swap.seat
+    drawn = card_view(card_str(state.swap.drawn)).label
+    mine = table_view(_payload(state, swapper)).joker_swap
+    assert mine.endswith(f"drew the {drawn}.")
+    assert table_view(_payload(state, swapper)).trump_text == "no trump"
+    for seat in range(4):
+        if seat != swapper:
+            theirs = table_view(_payload(state, seat)).joker_swap
+            assert "discarded the" in theirs and drawn not in theirs and "drew" not in theirs
