@@ -119,6 +119,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.GameStatus",
+        "SeatKindEnum": ["me", "player", "bot", "open"],
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from backalley_site.api_schema import ErrorSerializer  # noqa: F401 - the one error shape
+from games.models import GameStatus
 from games.presenters import game_summary
 
 
@@ -85,7 +86,7 @@ class GameSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     """A game as anyone may see it (no hands; the seed only after the end)."""
 
     id = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    status = serializers.ChoiceField(choices=GameStatus.choices)
     rated = serializers.BooleanField()
     options = serializers.JSONField()
     seats = SeatOutSerializer(many=True, allow_null=True)
