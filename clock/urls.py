@@ -9,4 +9,6 @@ app_name = "clock"
 urlpatterns = [
     path("", views.notifications_page, name="notifications"),
     path("read/", views.notifications_mark_read, name="notifications-read"),
+    path("preferences/", views.preferences_save, name="preferences"),
+    path("vacation/", views.vacation_switch, name="vacation"),
 ]

@@ -1,7 +1,9 @@
-"""The site's notifications page (Django templates)."""
+"""The site's notifications page (Django templates): the list, the reminder preferences and
+the vacation switch. Thin: each POST calls the same services as the API."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -10,10 +12,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.services import player_for_user
-from clock import selectors
+from backalley_site.errors import DomainError
+from clock import reminders, selectors, vacation
 from clock.models import Notification
 
 PAGE_SIZE = 30
+PREFERENCES = [
+    ("reminder_email", "Reminder by e-mail when 80% of a move's time is used"),
+    ("reminder_inapp", "Reminder here, in the app"),
+    ("digest_email", "Daily digest of the games waiting on me, by e-mail"),
+    ("digest_inapp", "Daily digest here, in the app"),
+]
 
 
 @login_required
@@ -22,7 +31,15 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
     page = Paginator(selectors.notifications_for(player), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    return render(request, "clock/notifications.html", {"page": page, "player": player})
+    prefs = reminders.preferences_for(player)
+    context = {
+        "page": page,
+        "player": player,
+        "preferences": [(name, label, getattr(prefs, name)) for name, label in PREFERENCES],
+        "balance": vacation.balance(player),
+        "vacation": vacation.current_vacation(player),
+    }
+    return render(request, "clock/notifications.html", context)
 
 
 @login_required
@@ -30,4 +47,35 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
 def notifications_mark_read(request: HttpRequest) -> HttpResponse:
     player = player_for_user(request.user)
     Notification.objects.filter(player=player, read_at__isnull=True).update(read_at=timezone.now())
+    return redirect("clock:notifications")
+
+
+@login_required
+@require_POST
+def preferences_save(request: HttpRequest) -> HttpResponse:
+    """Checkboxes: a preference missing from the form is off."""
+    prefs = reminders.preferences_for(player_for_user(request.user))
+    for name, _ in PREFERENCES:
+        setattr(prefs, name, request.POST.get(name) == "on")
+    prefs.save(update_fields=[name for name, _ in PREFERENCES])
+    messages.success(request, "Your reminder preferences are saved.")
+    return redirect("clock:notifications")
+
+
+@login_required
+@require_POST
+def vacation_switch(request: HttpRequest) -> HttpResponse:
+    player = player_for_user(request.user)
+    try:
+        if request.POST.get("action") == "start":
+            v = vacation.vacation_start(player=player)
+            messages.success(
+                request,
+                f"Enjoy your vacation: your clocks are paused until {v.planned_end:%Y-%m-%d %H:%M} UTC.",
+            )
+        else:
+            vacation.vacation_stop(player=player)
+            messages.success(request, "Welcome back: your clocks run again.")
+    except DomainError as err:
+        messages.error(request, err.message)
     return redirect("clock:notifications")

@@ -195,3 +195,45 @@ def test_the_admin_pages_of_the_clock_open() -> None:
         "/admin/clock/vacation/",
     ):
         assert site.get(url).status_code == 200, url
+
+
+def test_the_page_saves_reminder_preferences() -> None:
+    from clock.models import NotificationPreference
+
+    me = PlayerFactory()
+    site = Client()
+    site.force_login(me.user)
+    html = site.get("/notifications/").content.decode()
+    assert html.count('type="checkbox"') == 4 and html.count("checked") == 4
+    r = site.post("/notifications/preferences/", {"reminder_inapp": "on", "digest_email": "on"})
+    assert r.status_code == 302
+    prefs = NotificationPreference.objects.get(player=me)
+    assert (prefs.reminder_email, prefs.reminder_inapp, prefs.digest_email, prefs.digest_inapp) == (
+        False,
+        True,
+        True,
+        False,
+    )
+    assert "preferences are saved" in site.get("/notifications/").content.decode()
+
+
+def test_the_page_starts_and_ends_a_vacation_or_says_why_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from clock import vacation
+
+    me = PlayerFactory()
+    site = Client()
+    site.force_login(me.user)
+    html = site.get("/notifications/").content.decode()
+    assert "0 vacation days available" in html and "disabled" in html
+    site.post("/notifications/vacation/", {"action": "start"})
+    assert "You have no vacation days" in site.get("/notifications/").content.decode()
+    assert not Vacation.objects.exists()
+    monkeypatch.setattr(vacation, "days_played", lambda player: 16)
+    site.post("/notifications/vacation/", {"action": "start"})
+    html = site.get("/notifications/").content.decode()
+    assert "Enjoy your vacation" in html and "End my vacation" in html
+    site.post("/notifications/vacation/", {"action": "stop"})
+    assert "Welcome back" in site.get("/notifications/").content.decode()
+    assert Vacation.objects.get(player=me).ended_at is not None
