@@ -20,7 +20,8 @@ def schedule_bot_turn(event: game_hooks.GameEvent) -> None:
     from bots import selectors
     from bots.tasks import play_bot_turn
 
-    if selectors.worker_bot_at_seat(event.game_id, event.to_act) is None:
+    # Called only for started games (seats are final), so the per-game answer is cached.
+    if event.to_act not in selectors.worker_bot_positions(event.game_id):
         return
     play_bot_turn.apply_async(args=(event.game_id, event.seq), queue="bots")
 

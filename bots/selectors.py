@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from backalley_site.errors import NotFoundError
 from bots.models import Bot, BotFault, BotKind
+from games.models import Game, GameStatus, Seat
 
 
 def bots_of(owner: AbstractBaseUser) -> QuerySet[Bot]:
@@ -27,14 +31,45 @@ def faults_of(bot: Bot) -> QuerySet[BotFault]:
     return BotFault.objects.filter(bot=bot).select_related("game").order_by("-created_at", "-id")
 
 
-def worker_bot_at_seat(game_id: int, position: int) -> Bot | None:
-    """The hosted or webhook bot sitting at ``position``, if any (API bots play themselves)."""
-    return (
-        Bot.objects.filter(
-            player__seats__game_id=game_id,
-            player__seats__position=position,
-            kind__in=[BotKind.HOSTED, BotKind.WEBHOOK],
+def worker_bot_to_act(game_id: int) -> tuple[Game, Bot] | None:
+    """The active game and its hosted or webhook bot to act, in one query; else None."""
+    seat = (
+        Seat.objects.filter(
+            game_id=game_id,
+            game__status=GameStatus.ACTIVE,
+            position=F("game__to_act"),
+            player__bot__kind__in=[BotKind.HOSTED, BotKind.WEBHOOK],
         )
-        .select_related("player")
+        .select_related("game", "player__bot")
         .first()
     )
+    if seat is None:
+        return None
+    bot = seat.player.bot
+    bot.player = seat.player
+    return seat.game, bot
+
+
+# Seats never change once a game has started, so which positions are worker-played bots is
+# fixed per game: remembered per process, it saves a query on every committed move.
+_POSITIONS_CACHE_SIZE = 4096
+_positions: OrderedDict[int, frozenset[int]] = OrderedDict()
+_positions_lock = threading.Lock()
+
+
+def worker_bot_positions(game_id: int) -> frozenset[int]:
+    """Positions of a started game held by hosted or webhook bots."""
+    with _positions_lock:
+        if game_id in _positions:
+            _positions.move_to_end(game_id)
+            return _positions[game_id]
+    found = frozenset(
+        Seat.objects.filter(
+            game_id=game_id, player__bot__kind__in=[BotKind.HOSTED, BotKind.WEBHOOK]
+        ).values_list("position", flat=True)
+    )
+    with _positions_lock:
+        _positions[game_id] = found
+        if len(_positions) > _POSITIONS_CACHE_SIZE:
+            _positions.popitem(last=False)
+    return found

@@ -114,17 +114,14 @@ def stalled_turns(*, older_than_s: float = STALL_AFTER_S) -> list[tuple[int, int
 
 def play_turn(*, game_id: int, expected_seq: int) -> str:
     """Play the bot seat to act at ``expected_seq``; returns what happened (for logs and tests)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return "no_game"
-    if game.status != GameStatus.ACTIVE or game.to_act is None:
-        return "not_active"
+    found = selectors.worker_bot_to_act(game_id)
+    if found is None:
+        return "not_a_bot_turn"  # finished, aborted, unknown, or a person/API bot to act
+    game, bot = found
     if game.move_count != expected_seq:
         return "already_played"
     seat = game.to_act
-    bot = selectors.worker_bot_at_seat(game.pk, seat)
-    if bot is None:
-        return "not_a_bot"
+    assert seat is not None
     state = statecache.state_for(game)
     if state.move_count != expected_seq or state.seat_to_act != seat:
         return "already_played"

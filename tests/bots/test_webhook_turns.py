@@ -159,9 +159,9 @@ def test_a_person_to_act_is_left_alone() -> None:
 
     people = [PlayerFactory() for _ in range(4)]
     game = game_with(people)
-    assert turns.play_turn(game_id=game.pk, expected_seq=0) == "not_a_bot"
-    assert turns.play_turn(game_id=game.pk, expected_seq=5) == "already_played"
-    assert turns.play_turn(game_id=10**9, expected_seq=0) == "no_game"
+    assert turns.play_turn(game_id=game.pk, expected_seq=0) == "not_a_bot_turn"
+    assert turns.play_turn(game_id=game.pk, expected_seq=5) == "not_a_bot_turn"
+    assert turns.play_turn(game_id=10**9, expected_seq=0) == "not_a_bot_turn"
     assert Move.objects.filter(game=game).count() == 0
 
 
