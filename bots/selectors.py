@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import F, QuerySet
 
 from backalley_site.errors import NotFoundError
@@ -13,11 +13,11 @@ from bots.models import Bot, BotFault, BotKind
 from games.models import Game, GameStatus, Seat
 
 
-def bots_of(owner: AbstractBaseUser) -> QuerySet[Bot]:
+def bots_of(owner: Any) -> QuerySet[Bot]:
     return Bot.objects.filter(player__owner=owner).select_related("player").order_by("id")
 
 
-def bot_of(owner: AbstractBaseUser, name: str) -> Bot:
+def bot_of(owner: Any, name: str) -> Bot:
     """The caller's bot called ``name``; another owner's bot is simply not found."""
     try:
         return bots_of(owner).get(player__name__iexact=name)

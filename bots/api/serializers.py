@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from bots.models import Bot, BotFault, BotKind, BotStatus
 
 
-class BotCreateSerializer(serializers.Serializer):
+class BotCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=30)
     kind = serializers.ChoiceField(choices=BotKind.choices)
     description = serializers.CharField(
@@ -22,7 +20,7 @@ class BotCreateSerializer(serializers.Serializer):
     )
 
 
-class BotUpdateSerializer(serializers.Serializer):
+class BotUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     description = serializers.CharField(max_length=200, required=False, allow_blank=True)
     strategy = serializers.CharField(max_length=40, required=False)
     params = serializers.DictField(required=False)
@@ -30,7 +28,7 @@ class BotUpdateSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=[BotStatus.ACTIVE, BotStatus.DISABLED], required=False)
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(serializers.ModelSerializer[Bot]):
     """A bot as its owner sees it. The webhook secret never appears here."""
 
     name = serializers.CharField(source="player.name")
@@ -69,11 +67,11 @@ class BotWithSecretSerializer(BotSerializer):
         fields = [*BotSerializer.Meta.fields, "secret"]
 
     def get_secret(self, bot: Bot) -> str | None:
-        secret: Any = self.context.get("secret")
-        return secret
+        secret = self.context.get("secret")
+        return secret if isinstance(secret, str) else None
 
 
-class BotFaultSerializer(serializers.ModelSerializer):
+class BotFaultSerializer(serializers.ModelSerializer[BotFault]):
     game = serializers.CharField(source="game.public_id", allow_null=True, default=None)
 
     class Meta:
@@ -81,6 +79,6 @@ class BotFaultSerializer(serializers.ModelSerializer):
         fields = ["id", "kind", "detail", "game", "seq", "created_at"]
 
 
-class StrategySerializer(serializers.Serializer):
+class StrategySerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField()
     params = serializers.DictField()
