@@ -268,3 +268,14 @@ def test_game_lists_name_the_partnerships(four: list[Any]) -> None:
     text = re.sub(r"<[^>]+>", "", page)
     assert "north &amp; (open seat) vs east &amp; west" in text  # seats 0+2 against 1+3
     assert "Sit as north\u2019s partner" in page and game.public_id in page
+
+
+def test_joining_or_leaving_a_started_game_is_refused_with_the_reason(started: Game) -> None:
+    outsider = PlayerFactory(name="latecomer")
+    r = signed_in(outsider.user).post(reverse("game-join", args=[started.public_id]), follow=True)
+    assert "This game is no longer taking players." in r.content.decode()
+    r = signed_in(started.creator.user).post(
+        reverse("game-leave", args=[started.public_id]), follow=True
+    )
+    assert "Seats can be left only before the game starts." in r.content.decode()
+    assert Seat.objects.filter(game=started).count() == 4
