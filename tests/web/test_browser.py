@@ -84,6 +84,8 @@ def _check_pages(pages: list[Any], game: Game) -> None:
         if shown & hidden:
             (OUT / f"leak-seat{seat}.html").write_text(html)
         assert not shown & hidden, f"seat {seat}'s page holds {sorted(shown & hidden)}"
+        # A background tab tells its player when it is their turn.
+        assert page.title().startswith("\u25cf Your turn") == (seat == game.to_act)
 
 
 def _try_illegal_card(page: Any, game: Game) -> bool:

@@ -72,6 +72,13 @@
     var newScores = document.getElementById("scores");
     if (newScores && scoresOpen !== null) newScores.open = scoresOpen;
     restoreFocus(key, hadFocus);
+    showTurnInTitle();
+  }
+
+  // A background tab shows in its title when the game waits on this seat.
+  var baseTitle = document.title;
+  function showTurnInTitle() {
+    document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
   }
 
   function refresh() {
@@ -217,5 +224,6 @@
       .then(follow);
   }
 
+  showTurnInTitle();
   follow();
 })();
