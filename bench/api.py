@@ -1,34 +1,41 @@
 """Play API benchmark: gunicorn and PostgreSQL on loopback, many games played at once.
 
-Prints, from one run against one server:
+One run, one server, the same concurrent clients throughout:
 
-1. a trivial authenticated DRF endpoint (``GET /api/v1/me/`` with a Bearer token):
-   requests per second and p50/p99 latency with ``BENCH_CLIENTS`` concurrent clients;
-2. move submissions (``POST /api/v1/games/<id>/moves/`` with ``expected_seq`` and an
-   ``Idempotency-Key``), the same number of clients each playing its own whole game:
-   moves per second (while every client is still playing) and p50/p99 latency, and the
-   ratio to (1);
-3. the latency of moves early in a game (seq 1..50) against late ones (seq >= 750), p50
-   each and their ratio: the cost of a move must not grow with the game's length.
+1. throughput and latency, in interleaved rounds (so a change in the machine's load hits
+   every kind alike) of
+   - ``GET /api/v1/bench-ping/``: the trivial authenticated DRF endpoint (bench/api_urls.py;
+     Bearer token look-up, JSON rendering, nothing else) -- the baseline;
+   - ``POST /api/v1/games/<id>/moves/`` with ``expected_seq`` and an ``Idempotency-Key``,
+     each client playing its own games from the start;
+   - ``GET /api/v1/me/``, for reference (it does a little more than the ping);
+   target: moves/s >= 0.5 x the ping's requests/s;
+2. the latency of a move early in a game (from seq 10) against one late (from seq ~785, the
+   last deal of a ~824-move game), interleaved move by move on the same clients; games are
+   advanced in-process through the services beforehand. Target: late p50 / early p50 <= 1.2.
 
-Clients mirror their game with the engine to choose legal moves without extra requests (a
-benchmark privilege: they read the seed from the database). Environment: ``BENCH_DATABASE_URL``
-(default ``postgres://postgres@127.0.0.1:5432/ba_bench_api``, created if missing and
-migrated), ``BENCH_CLIENTS`` (8), ``BENCH_WORKERS`` (gunicorn workers, 3),
-``BENCH_THREADS`` (threads per worker, 2), ``BENCH_TRIVIAL_SECONDS`` (10).
+Each client is four players: one HTTP connection and one token per seat. Clients mirror their
+games with the engine to choose legal moves without extra requests (a benchmark privilege:
+they read the seed from the database). The server runs with the deployment's defaults
+(gunicorn sync workers, ``CONN_MAX_AGE`` 0) unless told otherwise.
+
+    .venv/bin/python bench/api.py [--quick] [--clients N] [--workers N] [--threads N]
+        [--database-url URL]   (default postgres://postgres@127.0.0.1:5432/ba_bench_api,
+                                dropped and recreated)
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
-import secrets
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,242 +43,353 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ba_bench_api")
-CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
-THREADS = int(os.environ.get("BENCH_THREADS", "2"))
-TRIVIAL_SECONDS = float(os.environ.get("BENCH_TRIVIAL_SECONDS", "10"))
-os.environ["DATABASE_URL"] = DB_URL
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
+
+from bench import api_prep  # noqa: E402
+from bench.api_prep import PING_PATH, Table  # noqa: E402
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/ba_bench_api"
+EARLY_FROM = 10
+LATE_BEFORE_END = 40  # late samples start this many moves before the game's end (~seq 785)
 
 
-def _ensure_database() -> None:
-    import psycopg
+class Conn:
+    """One client connection; reopened transparently when the server closes it (sync
+    workers close after every response, gthread workers keep it alive)."""
 
-    name = DB_URL.rsplit("/", 1)[1]
-    admin = DB_URL.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _setup() -> list[dict[str, Any]]:
-    """Migrate, then make CLIENTS started games of four token-holding players each."""
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
-    from accounts.services import player_create
-    from accounts.tokens import token_create
-    from games.services import game_create
-
-    call_command("migrate", verbosity=0)
-    run = secrets.token_hex(3)
-    tables = []
-    for g in range(CLIENTS):
-        players, tokens = [], []
-        for s in range(4):
-            user = get_user_model().objects.create_user(f"bench-{run}-{g}-{s}")
-            players.append(player_create(user=user, name=f"b{run}g{g}s{s}"))
-            tokens.append(token_create(user=user, name="bench", scopes=["read", "play"])[1])
-        game = game_create(creator=players[0], seats=players, options={"rated": False})
-        game.refresh_from_db()
-        tables.append({"id": game.public_id, "seed": game.seed, "tokens": tokens})
-    return tables
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server(port: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, DJANGO_DEBUG="false", LOG_LEVEL="WARNING", DATABASE_URL=DB_URL)
-    env["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1,localhost"
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "backalley_site.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "-w",
-            str(WORKERS),
-            "-k",
-            "gthread",
-            "--threads",
-            str(THREADS),
-            "--keep-alive",
-            "30",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-
-
-class Client:
-    """One keep-alive connection, reopened when the server closes it."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def request(
-        self,
-        method: str,
-        path: str,
-        token: str,
-        body: Any = None,
-        headers: dict[str, str] | None = None,
+    def call(
+        self, method: str, path: str, body: Any = None, key: str | None = None
     ) -> tuple[int, Any, float]:
         data = json.dumps(body).encode() if body is not None else None
-        hdrs = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
         if data is not None:
-            hdrs["Content-Type"] = "application/json"
-        hdrs.update(headers or {})
+            headers["Content-Type"] = "application/json"
+        if key is not None:
+            headers["Idempotency-Key"] = key
         for attempt in range(2):
             started = time.perf_counter()
             try:
-                self.conn.request(method, path, body=data, headers=hdrs)
+                self.conn.request(method, path, body=data, headers=headers)
                 resp = self.conn.getresponse()
                 raw = resp.read()
                 took = time.perf_counter() - started
+                if resp.will_close:
+                    self.conn.close()
                 return resp.status, json.loads(raw) if raw else None, took
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # A kept-alive connection the server had just closed: retry once, fresh (the
+                # Idempotency-Key makes a retried move safe).
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
                 if attempt:
                     raise
         raise AssertionError("unreachable")
 
 
-def _wait_ready(port: int, token: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+class Client:
+    """Four players (one connection each) and the games they play, one after another."""
+
+    def __init__(self, port: int, tables: list[Table]) -> None:
+        self.tables = list(tables)
+        self.conns = [Conn(port, tok) for tok in tables[0].tokens]
+        self.turn = 0
+
+    def get(self, path: str) -> float:
+        self.turn = (self.turn + 1) % 4
+        status, body, took = self.conns[self.turn].call("GET", path)
+        if status != 200:
+            raise RuntimeError(f"GET {path}: {status} {body}")
+        return took
+
+    def move(self, table: Table) -> tuple[int, float]:
+        """Submit the policy's move for the seat to act; return (seq before it, latency)."""
+        state = table.state
+        action, seq = api_prep.policy(state), state.move_count
+        from games.engine.actions import action_to_json
+
+        status, body, took = self.conns[state.seat_to_act].call(
+            "POST",
+            f"/api/v1/games/{table.id}/moves/",
+            {"action": action_to_json(action), "expected_seq": seq},
+            key=f"bench-{seq}",
+        )
+        if status != 201 or body["move"]["seq"] != seq + 1:
+            raise RuntimeError(f"move {seq} in {table.id}: {status} {body}")
+        state.apply(action)
+        return seq, took
+
+
+def run_clients(clients: list[Client], work: Any) -> tuple[list[float], float]:
+    """Run ``work(client, out)`` on one thread per client; all latencies and elapsed time."""
+    outs: list[list[float]] = [[] for _ in clients]
+    errors: list[BaseException] = []
+
+    def one(i: int) -> None:
         try:
-            status, _, _ = Client(port).request("GET", "/api/v1/me/", token)
-            if status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the server did not come up")
+            work(clients[i], outs[i])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(clients))]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    if errors:
+        raise errors[0]
+    return [x for out in outs for x in out], elapsed
 
 
-def _pct(values: list[float], p: float) -> float:
+def phase(clients: list[Client], kind: str, seconds: float) -> tuple[list[float], float]:
+    stop = time.perf_counter() + seconds
+
+    def work(c: Client, out: list[float]) -> None:
+        while time.perf_counter() < stop:
+            if kind == "move":
+                while c.tables and c.tables[0].state.is_terminal():
+                    c.tables.pop(0)
+                if not c.tables:
+                    raise RuntimeError("a client ran out of games: give it more")
+                out.append(c.move(c.tables[0])[1])
+            else:
+                out.append(c.get(PING_PATH if kind == "ping" else "/api/v1/me/"))
+
+    return run_clients(clients, work)
+
+
+def early_late(
+    clients: list[Client], pairs: list[tuple[Table, Table]], samples: int
+) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Each client alternates moves between its early and its late game."""
+    lat: dict[str, list[float]] = {"early": [], "late": []}
+    seqs: dict[str, list[int]] = {"early": [], "late": []}
+    lock = threading.Lock()
+
+    def work(c: Client, out: list[float]) -> None:
+        early, late = pairs[clients.index(c)]
+        for k in range(samples):
+            order = [("early", early), ("late", late)]
+            for name, table in order if k % 2 == 0 else order[::-1]:
+                seq, took = c.move(table)
+                with lock:
+                    lat[name].append(took)
+                    seqs[name].append(seq)
+
+    run_clients(clients, work)
+    return lat, seqs
+
+
+def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
 
-def _trivial(
-    port: int, tables: list[dict[str, Any]], seconds: float = TRIVIAL_SECONDS
-) -> tuple[float, list[float]]:
-    latencies: list[list[float]] = [[] for _ in tables]
-    stop = time.monotonic() + seconds
+class LoadWatch:
+    """Samples the 1-minute load average once a second while the server is measured."""
 
-    def run(i: int) -> None:
-        c = Client(port)
-        token = tables[i]["tokens"][0]
-        while time.monotonic() < stop:
-            status, _, took = c.request("GET", "/api/v1/me/", token)
-            assert status == 200, status
-            latencies[i].append(took)
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    started = time.monotonic()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(tables))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    flat = [x for xs in latencies for x in xs]
-    return len(flat) / (time.monotonic() - started), flat
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            self.samples.append(os.getloadavg()[0])
 
+    def __enter__(self) -> LoadWatch:
+        self._thread.start()
+        return self
 
-def _moves(port: int, tables: list[dict[str, Any]]) -> tuple[float, list[tuple[int, float]]]:
-    from games.engine.actions import PASS, action_to_json
-    from games.engine.state import GameState
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
-    samples: list[list[tuple[int, float, float]]] = [[] for _ in tables]  # (seq, latency, t)
-    first_done: list[float] = []
-
-    def run(i: int) -> None:
-        table = tables[i]
-        c = Client(port)
-        state = GameState.new(table["seed"])
-        path = f"/api/v1/games/{table['id']}/moves/"
-        while not state.is_terminal():
-            seat = state.seat_to_act
-            legal = state.legal_actions()
-            action = legal[1] if len(legal) > 1 and legal[0] == PASS else legal[0]
-            seq = state.move_count
-            status, body, took = c.request(
-                "POST",
-                path,
-                table["tokens"][seat],
-                {"action": action_to_json(action), "expected_seq": seq},
-                {"Idempotency-Key": f"bench-{seq}"},
-            )
-            assert status == 201, (status, body)
-            state.apply(action)
-            samples[i].append((seq + 1, took, time.monotonic()))
-        first_done.append(time.monotonic())
-
-    started = time.monotonic()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(tables))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    window_end = min(first_done)
-    in_window = sum(1 for xs in samples for (_, _, t) in xs if t <= window_end)
-    rate = in_window / (window_end - started)
-    return rate, [(seq, took) for xs in samples for (seq, took, _) in xs]
+    def summary(self) -> str:
+        s = self.samples or [os.getloadavg()[0]]
+        return f"min {min(s):.1f} / mean {statistics.fmean(s):.1f} / max {max(s):.1f}"
 
 
-def main() -> None:
-    _ensure_database()
-    tables = _setup()
-    port = _free_port()
-    server = _start_server(port)
-    try:
-        _wait_ready(port, tables[0]["tokens"][0])
-        _trivial(port, tables, seconds=3)  # warm every worker up; not counted
-        trivial_rate, trivial_lat = _trivial(port, tables)
-        move_rate, move_lat = _moves(port, tables)
-    finally:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    port: int, url: str, workers: int, threads: int, profile_dir: str | None
+) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "gunicorn", "backalley_site.wsgi", "-b", f"127.0.0.1:{port}"]
+    cmd += ["-w", str(workers), "--timeout", "120", "--log-level", "warning"]
+    if threads > 1:
+        cmd += ["-k", "gthread", "--threads", str(threads), "--keep-alive", "30"]
+    env = dict(os.environ, **api_prep.settings_env(url))
+    if profile_dir:
+        cmd += ["-c", "python:bench.api_gunicorn_profile"]
+        env["BENCH_PROFILE_DIR"] = profile_dir
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+
+
+def wait_ready(port: int, token: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited with {server.returncode}")
+        try:
+            if Conn(port, token).call("GET", PING_PATH)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit("the server did not come up")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
-    lat = [t for _, t in move_lat]
-    early = [t for seq, t in move_lat if seq <= 50]
-    late = [t for seq, t in move_lat if seq >= 750]
-    load = os.getloadavg()[0]
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(10)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smaller, shorter run")
+    ap.add_argument("--clients", type=int, default=None)
+    ap.add_argument("--workers", type=int, default=3, help="gunicorn workers (default 3)")
+    ap.add_argument("--threads", type=int, default=1, help=">1: gthread with keep-alive")
+    ap.add_argument("--rounds", type=int, default=None)
+    ap.add_argument("--seconds", type=float, default=None, help="per ping/move round")
+    ap.add_argument("--samples", type=int, default=None, help="early/late moves per client")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="cProfile the server's workers and print the hot spots (figures then inflated)",
+    )
+    ap.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
+    a = ap.parse_args(argv)
+    if a.profile:
+        a.threads = 1  # the profiler follows a sync worker's one thread
+    a.clients = a.clients or (4 if a.quick else 8)
+    a.rounds = a.rounds or (1 if a.quick else 3)
+    a.seconds = a.seconds or (4.0 if a.quick else 8.0)
+    a.samples = min(a.samples or (8 if a.quick else 40), LATE_BEFORE_END - 2)
+    return a
+
+
+def prepare(a: argparse.Namespace) -> tuple[list[list[Table]], list[tuple[Table, Table]], str]:
+    """Database, people, games: each client's games from the start, its (early, late) pair."""
+    api_prep.recreate_database(a.database_url)
+    os.environ.update(api_prep.settings_env(a.database_url))
+    t0 = time.perf_counter()
+    api_prep.django_setup()
+    people = api_prep.make_players(4 * a.clients)
+    fours = [people[4 * i : 4 * i + 4] for i in range(a.clients)]
+    games_each = 1 if a.quick else 2
+    play = [[api_prep.make_game(f) for _ in range(games_each)] for f in fours]
+    pairs = [(api_prep.make_game(f), api_prep.make_game(f)) for f in fours]
+    jobs = [(e, EARLY_FROM) for e, _ in pairs]
+    jobs += [(lt, api_prep.game_length(lt.seed) - LATE_BEFORE_END) for _, lt in pairs]
+    api_prep.advance_all(jobs)
+    from django.db import connections
+
+    connections.close_all()
+    took = time.perf_counter() - t0
+    note = (
+        f"{len(people)} people, {sum(map(len, play)) + 2 * len(pairs)} games; "
+        f"{len(pairs)} games advanced to ~{jobs[-1][1]} moves in-process, in {took:.0f} s"
+    )
+    return play, pairs, note
+
+
+def main(argv: list[str] | None = None) -> None:
+    a = parse_args(argv)
+    load_start = os.getloadavg()
+    print(f"Back Alley play API benchmark ({'quick' if a.quick else 'full'})", flush=True)
+    print(f"load average at start: {load_start[0]:.1f} {load_start[1]:.1f} {load_start[2]:.1f}")
+    play, pairs, note = prepare(a)
+    print(f"prepared: {note}", flush=True)
+    port = free_port()
+    clients = [Client(port, tables) for tables in play]
+    profile_dir = tempfile.mkdtemp(prefix="ba-bench-prof-") if a.profile else None
+    server = start_server(port, a.database_url, a.workers, a.threads, profile_dir)
+    res: dict[str, tuple[list[float], float]] = {}
+    try:
+        wait_ready(port, clients[0].tables[0].tokens[0], server)
+        phase(clients, "ping", 2.0)  # warm every worker up; not counted
+        phase(clients, "me", 1.0)
+        with LoadWatch() as load:
+            for _ in range(a.rounds):
+                for kind, secs in (("ping", a.seconds), ("move", a.seconds), ("me", a.seconds / 2)):
+                    lat, elapsed = phase(clients, kind, secs)
+                    old = res.get(kind, ([], 0.0))
+                    res[kind] = (old[0] + lat, old[1] + elapsed)
+            el_lat, el_seq = early_late(clients, pairs, a.samples)
+    finally:
+        stop_server(server)
+    server_kind = f"{a.threads}-thread gthread" if a.threads > 1 else "sync"
     print(
-        f"gunicorn {WORKERS} workers x {THREADS} threads, {CLIENTS} clients, "
-        f"PostgreSQL {DB_URL}, {os.cpu_count()} CPUs, load average {load:.1f}"
+        f"machine: {os.cpu_count()} CPUs shared; 1-min load average during the measured run: "
+        f"{load.summary()}; at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(
-        f"trivial GET /api/v1/me/: {trivial_rate:8.1f} req/s  "
-        f"p50 {_pct(trivial_lat, 50):6.1f} ms  p99 {_pct(trivial_lat, 99):6.1f} ms  (n={len(trivial_lat)})"
+        f"server: gunicorn, {a.workers} {server_kind} workers, PostgreSQL on loopback "
+        f"({a.database_url.rsplit('/', 1)[1]}), settings bench.api_settings (DEBUG off)"
     )
     print(
-        f"POST move:               {move_rate:8.1f} moves/s  "
-        f"p50 {_pct(lat, 50):6.1f} ms  p99 {_pct(lat, 99):6.1f} ms  (n={len(lat)})"
+        f"clients: {a.clients} concurrent threads x 4 players; {a.rounds} interleaved rounds of "
+        f"ping {a.seconds:.0f} s, moves {a.seconds:.0f} s, me {a.seconds / 2:.0f} s"
     )
-    print(f"moves/s vs trivial req/s: {move_rate / trivial_rate:.2f} (target >= 0.5)")
-    if early and late:
-        e50, l50 = statistics.median(early) * 1000, statistics.median(late) * 1000
+    rates = {k: len(v[0]) / v[1] for k, v in res.items()}
+    labels = {
+        "ping": f"GET  {PING_PATH} (trivial)",
+        "move": "POST /api/v1/games/<id>/moves/",
+        "me": "GET  /api/v1/me/ (reference)",
+    }
+    for kind in ("ping", "move", "me"):
+        lat = res[kind][0]
+        unit = "moves/s" if kind == "move" else "req/s  "
         print(
-            f"move latency p50: seq 1..50 {e50:.1f} ms (n={len(early)}), "
-            f"seq >= 750 {l50:.1f} ms (n={len(late)}), ratio {l50 / e50:.2f} (target <= 1.2)"
+            f"  {labels[kind]:32} {rates[kind]:7.1f} {unit}  p50 {pct(lat, 50):7.1f} ms  "
+            f"p99 {pct(lat, 99):7.1f} ms  (n={len(lat)})"
         )
+    ratio = rates["move"] / rates["ping"]
+    verdict = "met" if ratio >= 0.5 else "MISSED"
+    print(f"moves/s / trivial req/s = {ratio:.2f}  (target >= 0.5: {verdict})")
+    for name in ("early", "late"):
+        lat, seqs = el_lat[name], el_seq[name]
+        print(
+            f"  {name:5} moves, seq {min(seqs)}..{max(seqs)}: p50 {pct(lat, 50):7.1f} ms  "
+            f"p99 {pct(lat, 99):7.1f} ms  (n={len(lat)})"
+        )
+    e50, l50 = statistics.median(el_lat["early"]), statistics.median(el_lat["late"])
+    verdict = "met" if l50 / e50 <= 1.2 else "MISSED"
+    print(f"late p50 / early p50 = {l50 / e50:.2f}  (target <= 1.2: {verdict})")
+    if profile_dir:
+        print_profile(profile_dir)
+
+
+def print_profile(folder: str) -> None:
+    """The workers' merged profile: the project's functions by cumulative and own time."""
+    import pstats
+    import shutil
+
+    files = sorted(str(p) for p in Path(folder).glob("worker-*.prof"))
+    if not files:
+        print("profile: no worker wrote its stats")
+        return
+    stats = pstats.Stats(*files)
+    print(f"\nserver profile ({len(files)} workers; every request kind of the run):")
+    stats.sort_stats("cumulative").print_stats(
+        r"/work/main/(?!\.venv)|site-packages/(psycopg|pickle)", 30
+    )
+    stats.sort_stats("tottime").print_stats(25)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
