@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from ladder.models import PairRating, PairRatingChange, PlayerRating, RatedGame, RatingChange
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ladder import rating
+from ladder.rating import Change, Standing
 
 #: How many of an entity's latest rating changes make its trend on the ladder.
 TREND_GAMES = 10
@@ -51,14 +52,14 @@ class Tally:
     recent: list[Decimal] = field(default_factory=list)  # latest deltas, newest last
 
     @property
-    def standing(self) -> rating.Standing:
-        return rating.Standing(self.rating, self.games)
+    def standing(self) -> Standing:
+        return Standing(self.rating, self.games)
 
     @property
     def trend(self) -> Decimal:
         return sum(self.recent, Decimal(0))
 
-    def add(self, change: rating.Change) -> None:
+    def add(self, change: Change) -> None:
         self.rating = change.after
         self.games += 1
         if change.result == rating.WIN:

@@ -17,9 +17,10 @@ from django.db import models
 
 from ladder import rating
 
-RATING = {"max_digits": 10, "decimal_places": 4}
-EXPECTED = {"max_digits": 7, "decimal_places": 6}
-RESULT = {"max_digits": 2, "decimal_places": 1}
+
+def _rating_field(**kwargs: object) -> models.DecimalField:  # type: ignore[type-arg]
+    """Ratings and their changes: four decimal places (docs/ratings.md)."""
+    return models.DecimalField(max_digits=10, decimal_places=4, **kwargs)  # type: ignore[arg-type]
 
 
 class LadderState(models.Model):
@@ -39,14 +40,14 @@ class LadderState(models.Model):
 class Standings(models.Model):
     """Fields shared by a player's and a pair's current rating."""
 
-    rating = models.DecimalField(**RATING, default=rating.START)
+    rating = _rating_field(default=rating.START)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
     # The latest rating changes (newest last, as strings) and their sum, for the trend column.
     recent = models.JSONField(default=list, blank=True)
-    trend = models.DecimalField(**RATING, default=0)
+    trend = _rating_field(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -125,12 +126,12 @@ class Change(models.Model):
         db_constraint=False,
     )
     seq = models.PositiveBigIntegerField(help_text="The game's place in the rating order.")
-    before = models.DecimalField(**RATING)
-    after = models.DecimalField(**RATING)
-    delta = models.DecimalField(**RATING)
+    before = _rating_field()
+    after = _rating_field()
+    delta = _rating_field()
     k = models.PositiveSmallIntegerField()
-    expected = models.DecimalField(**EXPECTED)
-    result = models.DecimalField(**RESULT)
+    expected = models.DecimalField(max_digits=7, decimal_places=6)
+    result = models.DecimalField(max_digits=2, decimal_places=1)
 
     class Meta:
         abstract = True

@@ -132,13 +132,13 @@ class RecentGame:
 
 def recent_games(player: Player, limit: int = 20) -> list[RecentGame]:
     """The player's latest games (finished first by finishing time, then the others)."""
-    seats = (
+    query = (
         Seat.objects.filter(player=player)
         .select_related("game")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("player")))
         .order_by("-game__finished_at", "-game__created_at", "-game_id")[:limit]
     )
-    seats = list(seats)
+    seats = list(query)
     changes = {
         c.game_id: c
         for c in RatingChange.objects.filter(player=player, game_id__in=[s.game_id for s in seats])

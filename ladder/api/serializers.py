@@ -9,12 +9,12 @@ from rest_framework import serializers
 from ladder.models import PairRating, PlayerRating, RatingChange
 
 
-class PlayerRefSerializer(serializers.Serializer):
+class PlayerRefSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class StandingSerializer(serializers.ModelSerializer):
+class StandingSerializer(serializers.ModelSerializer[PlayerRating]):
     rank = serializers.IntegerField(read_only=True, help_text="Place in this filtered list.")
     player = PlayerRefSerializer()
     provisional = serializers.BooleanField()
@@ -34,7 +34,7 @@ class StandingSerializer(serializers.ModelSerializer):
         ]
 
 
-class PairStandingSerializer(serializers.ModelSerializer):
+class PairStandingSerializer(serializers.ModelSerializer[PairRating]):
     rank = serializers.IntegerField(read_only=True)
     players = serializers.SerializerMethodField()
     provisional = serializers.BooleanField()
@@ -59,7 +59,7 @@ class PairStandingSerializer(serializers.ModelSerializer):
         return [{"name": p.name, "is_bot": p.is_bot} for p in (team.player_low, team.player_high)]
 
 
-class PlayerCardSerializer(serializers.Serializer):
+class PlayerCardSerializer(serializers.Serializer[Any]):
     player = PlayerRefSerializer()
     rating = serializers.DecimalField(max_digits=10, decimal_places=4)
     provisional = serializers.BooleanField()
@@ -74,7 +74,7 @@ class PlayerCardSerializer(serializers.Serializer):
     trend = serializers.DecimalField(max_digits=10, decimal_places=4)
 
 
-class RatingChangeSerializer(serializers.ModelSerializer):
+class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
     game = serializers.CharField(source="game.public_id")
     finished_at = serializers.DateTimeField(source="game.finished_at")
     outcome = serializers.CharField(help_text="W, D or L for this player.")
@@ -96,7 +96,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         ]
 
 
-class RecentGameSerializer(serializers.Serializer):
+class RecentGameSerializer(serializers.Serializer[Any]):
     game = serializers.CharField(source="game.public_id")
     status = serializers.CharField(source="game.status")
     rated = serializers.BooleanField(source="game.rated")

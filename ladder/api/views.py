@@ -32,19 +32,16 @@ class RankedPagination(LadderPagination):
     """Numbers the rows of a page by their place in the whole (filtered) list."""
 
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
-        rows = super().paginate_queryset(queryset, request, view)
+        rows: Any = super().paginate_queryset(queryset, request, view)
         if rows is not None and self.page is not None:
             for offset, row in enumerate(rows):
                 row.rank = self.page.start_index() + offset
         return rows
 
 
-class ReadOnly:
-    permission_classes = [AllowAny]
-
-
 @extend_schema(tags=["ladder"], summary="The ladder: players by rating")
-class StandingsView(ReadOnly, generics.ListAPIView):
+class StandingsView(generics.ListAPIView[PlayerRating]):
+    permission_classes = [AllowAny]
     serializer_class = s.StandingSerializer
     filterset_class = StandingsFilter
     pagination_class = RankedPagination
@@ -55,7 +52,8 @@ class StandingsView(ReadOnly, generics.ListAPIView):
 
 
 @extend_schema(tags=["ladder"], summary="The pair ladder: partnerships by pair rating")
-class PairStandingsView(ReadOnly, generics.ListAPIView):
+class PairStandingsView(generics.ListAPIView[PairRating]):
+    permission_classes = [AllowAny]
     serializer_class = s.PairStandingSerializer
     filterset_class = PairStandingsFilter
     pagination_class = RankedPagination
@@ -71,7 +69,9 @@ class PairStandingsView(ReadOnly, generics.ListAPIView):
     parameters=[NAME],
     responses=s.PlayerCardSerializer,
 )
-class PlayerRatingView(ReadOnly, APIView):
+class PlayerRatingView(APIView):
+    permission_classes = [AllowAny]
+
     def get(self, request: Request, name: str) -> Response:
         card = selectors.player_card(selectors.player_by_name(name))
         return Response(s.PlayerCardSerializer(card).data)
@@ -80,7 +80,8 @@ class PlayerRatingView(ReadOnly, APIView):
 @extend_schema(
     tags=["ladder"], summary="A player's rating history (oldest first)", parameters=[NAME]
 )
-class PlayerHistoryView(ReadOnly, generics.ListAPIView):
+class PlayerHistoryView(generics.ListAPIView[RatingChange]):
+    permission_classes = [AllowAny]
     serializer_class = s.RatingChangeSerializer
     pagination_class = LadderPagination
     filter_backends: list[Any] = []
@@ -100,7 +101,9 @@ class PlayerHistoryView(ReadOnly, generics.ListAPIView):
     ],
     responses=s.RecentGameSerializer(many=True),
 )
-class PlayerGamesView(ReadOnly, APIView):
+class PlayerGamesView(APIView):
+    permission_classes = [AllowAny]
+
     def get(self, request: Request, name: str) -> Response:
         player = selectors.player_by_name(name)
         raw = request.query_params.get("limit", "20")
