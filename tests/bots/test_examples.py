@@ -37,7 +37,7 @@ def eager_tasks():  # type: ignore[no-untyped-def]
     celery_app.conf.task_always_eager = False
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_api_bot_and_webhook_bots_play_a_game_on_a_live_server(
     live_server, client_for, owner, allow_loopback, eager_tasks
 ) -> None:  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ from games.services import move_submit
 from tests.bots.helpers import game_with, hosted_bot
 from tests.factories import PlayerFactory
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

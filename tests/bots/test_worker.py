@@ -22,7 +22,7 @@ MIXED_GAME_MOVES = 150
 
 pytestmark = [
     pytest.mark.worker,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 
