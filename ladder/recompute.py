@@ -203,6 +203,12 @@ def ladder_recompute(*, progress: Progress | None = None) -> RecomputeSummary:
         state.last_seq = len(markers)
         state.recomputed_at = now
         state.save(update_fields=["last_seq", "recomputed_at"])
+        if connection.vendor == "postgresql":
+            # Fresh statistics, so the planner sees the new tables as they are.
+            tables = [m._meta.db_table for m in (RatingChange, PairRatingChange, RatedGame,
+                                                 PlayerRating, PairRating)]  # fmt: skip
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE " + ", ".join(tables))
         phases.mark("write")
     phases.mark("commit")
     return RecomputeSummary(len(markers), len(book.players), len(book.pairs), phases.seconds)

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Lower
 
 from accounts.models import Player
 from backalley_site.errors import NotFoundError
@@ -65,7 +66,12 @@ def rank_of(row: PlayerRating, *, kind: str = "all") -> int | None:
 
 def player_by_name(name: str) -> Player:
     try:
-        return Player.objects.select_related("ladder").get(name__iexact=name)
+        # lower(name) = ..., so the unique index on lower(name) serves the look-up.
+        return (
+            Player.objects.select_related("ladder")
+            .alias(lower_name=Lower("name"))
+            .get(lower_name=name.lower())
+        )
     except Player.DoesNotExist:
         raise NotFoundError(
             message=f"No player is called {name!r}.", extra={"name": name}
