@@ -162,7 +162,12 @@ def sweep(*, now: datetime | None = None) -> SweepReport:
         services.clock_sync(game_id=game_id)
         report.synced += 1
     for game_id in due_games(now):
-        played = timeout_play(game_id=game_id, now=now)
+        try:
+            played = timeout_play(game_id=game_id, now=now)
+        except Exception:  # one broken game must not keep the others waiting
+            logger.exception("clock: the substitute move for game %s failed", game_id)
+            report.skipped += 1
+            continue
         if played.seq is None or played.seat is None:
             report.skipped += 1
             continue

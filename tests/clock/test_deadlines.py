@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -176,3 +177,28 @@ def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
         assert sweep().moved == [(game.pk, 2)]
     assert follow_game in game_hooks._registry["game_started"]
     assert follow_game in game_hooks._registry["move_committed"]
+
+
+def test_one_game_failing_does_not_stop_the_sweep_for_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bots.brain import turn_seed
+    from clock import substitute
+
+    with time_machine.travel(T0, tick=False) as traveller:
+        broken, fine = timed_game(days=1), timed_game(days=1)
+        assert broken.to_act is not None
+        poisoned = turn_seed(broken.pk, 0, broken.to_act)  # the broken game's first turn
+        real = substitute.house_action
+
+        def flaky(state: Any, seat: int, rng_seed: int) -> int:
+            if rng_seed == poisoned:
+                raise RuntimeError("strategy crashed")
+            return real(state, seat, rng_seed)
+
+        monkeypatch.setattr(substitute, "house_action", flaky)
+        traveller.shift(DAY + timedelta(minutes=1))
+        report = sweep()
+    assert report.moved == [(fine.pk, 1)] and report.skipped == 1
+    assert Game.objects.get(pk=broken.pk).move_count == 0  # nothing half-written
+    assert SeatClock.objects.get(game_clock__game=broken, position=broken.to_act).timeouts == 0
