@@ -49,7 +49,7 @@ def _start_worker(log: Path) -> subprocess.Popen[bytes]:
             "--without-gossip",
             "--without-mingle",
             "-l",
-            "WARNING",
+            "INFO",
         ],
         cwd=ROOT,
         stdout=log.open("wb"),
@@ -67,6 +67,29 @@ def _wait(predicate, timeout: float, step: float = 0.002):  # type: ignore[no-un
             return value
         time.sleep(step)
     raise TimeoutError("bench timed out waiting")
+
+
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by these processes (from /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _worker_pids(main_pid: int) -> list[int]:
+    pids = [main_pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main_pid:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return pids
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -116,25 +139,26 @@ def run() -> None:
     log.parent.mkdir(exist_ok=True)
     worker = _start_worker(log)
     try:
-        _wait(lambda: b"ready" in log.read_bytes() or worker.poll() is not None, 60, 0.1)
-        # Warm the worker: a short game of bots until 40 moves have been played.
-        warm = game_create(creator=person, seats=[bots[0], bots[1], bots[2], bots[3]])
-        _wait(lambda: Game.objects.get(pk=warm.pk).move_count >= 40, 120, 0.05)
-
+        _wait(lambda: b" ready." in log.read_bytes() or worker.poll() is not None, 60, 0.1)
         # 1. Four hosted bots, start to end.
         game = game_create(creator=person, seats=[bots[3], bots[2], bots[1], bots[0]])
+        pids = _worker_pids(worker.pid)
+        cpu0 = _cpu_s(pids)
         t0 = time.perf_counter()
         _wait(lambda: Game.objects.get(pk=game.pk).status == "finished", 1800, 0.05)
+        cpu = _cpu_s(pids) - cpu0
         wall = time.perf_counter() - t0
         game.refresh_from_db()
         last = Move.objects.filter(game=game).order_by("-seq").first()
         db_span = (last.created_at - game.started_at).total_seconds()
         print(
             f"  four bots: {game.move_count} actions in {db_span:.2f} s "
-            f"= {game.move_count / db_span:.1f} actions/s (wall clock as polled: {wall:.2f} s)"
+            f"= {game.move_count / db_span:.1f} actions/s (wall clock as polled: {wall:.2f} s); "
+            f"worker CPU {1000 * cpu / game.move_count:.1f} ms per action; "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
 
-        # 2. A person against three bots.
+        # 2. A person against three bots (the worker is warm from the game above).
         g = game_create(creator=person, seats=[person, bots[0], bots[1], bots[2]])
         to_row, to_seen = [], []
         rng = __import__("random").Random(1)
@@ -166,7 +190,7 @@ def run() -> None:
             f"  person -> bot answer over {len(to_row)} moves: median "
             f"{statistics.median(to_row):.1f} ms (p90 {_pct(to_row, 0.9):.1f}) to the bot's move row; "
             f"median {statistics.median(to_seen):.1f} ms (p90 {_pct(to_seen, 0.9):.1f}) "
-            "until seen committed (target <= 150 ms)"
+            f"until seen committed (target <= 150 ms); load average {os.getloadavg()[0]:.1f}"
         )
     finally:
         if worker.poll() is None:
