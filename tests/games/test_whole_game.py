@@ -69,12 +69,8 @@ class Played:
     def play(self) -> None:
         t = self.t
         seq = 0
-        while True:
-            game = t.game
-            if game.status == GameStatus.FINISHED:
-                break
-            seat = game.to_act
-            assert seat is not None and game.move_count == seq
+        seat = t.game.to_act  # then each answer says whose turn it is
+        while seat is not None:
             legal = t.legal(seat)
             self.keep(seat, "legal", t.responses[-1][1], seq)
             action = choose(legal)
@@ -91,7 +87,7 @@ class Played:
             assert r.status_code == 201, r.content
             body = r.json()
             seq += 1
-            assert body["seq"] == seq
+            assert body["seq"] == seq and body["move"]["seat"] == seat
             self.keep(seat, "move", body, seq)
             deal = (body["view"]["deal_number"], body["view"]["attempt"])
             prev = self.played_at[seq - 1]
@@ -109,6 +105,7 @@ class Played:
                     self.keep(s, "view", view, seq)
                     record = t.clients[s].get(t.url("record/")).json()
                     self.keep(s, "record", record, seq)
+            seat = body["to_act"]
 
 
 def test_whole_game_by_four_users_validates_and_leaks_nothing() -> None:
