@@ -17,11 +17,17 @@ One run, one server, the same concurrent clients throughout:
 Each client is four players: one HTTP connection and one token per seat. Clients mirror their
 games with the engine to choose legal moves without extra requests (a benchmark privilege:
 they read the seed from the database). The server runs with the deployment's defaults
-(gunicorn sync workers, ``CONN_MAX_AGE`` 0) unless told otherwise.
+(gunicorn sync workers, ``CONN_MAX_AGE`` 0) unless told otherwise. Besides the latency seen
+by the clients (mostly queueing once the server is saturated), each figure gives the time
+spent inside Django (a ``Server-Timing`` header added by bench/api_middleware.py).
 
     .venv/bin/python bench/api.py [--quick] [--clients N] [--workers N] [--threads N]
+        [--rounds N] [--seconds S] [--samples N] [--profile]
         [--database-url URL]   (default postgres://postgres@127.0.0.1:5432/ba_bench_api,
-                                dropped and recreated)
+                                dropped and recreated; only names starting "ba_bench")
+
+``--profile`` runs the workers under cProfile and prints the project's hot spots (the
+figures of that run are inflated by the profiler).
 """
 
 from __future__ import annotations
@@ -32,7 +38,6 @@ import json
 import os
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +51,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench import api_prep  # noqa: E402
 from bench.api_prep import PING_PATH, Table  # noqa: E402
+from bench.api_report import LoadWatch, print_profile  # noqa: E402
 
+Sample = tuple[float, float]  # (latency seen by the client, time inside Django), seconds
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/ba_bench_api"
 EARLY_FROM = 10
 LATE_BEFORE_END = 40  # late samples start this many moves before the game's end (~seq 785)
@@ -62,7 +69,8 @@ class Conn:
 
     def call(
         self, method: str, path: str, body: Any = None, key: str | None = None
-    ) -> tuple[int, Any, float]:
+    ) -> tuple[int, Any, float, float]:
+        """(status, body, latency seen here, time inside Django), both in seconds."""
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
         if data is not None:
@@ -78,7 +86,9 @@ class Conn:
                 took = time.perf_counter() - started
                 if resp.will_close:
                     self.conn.close()
-                return resp.status, json.loads(raw) if raw else None, took
+                timing = resp.getheader("Server-Timing") or "app;dur=nan"
+                server = float(timing.rsplit("dur=", 1)[1]) / 1000
+                return resp.status, json.loads(raw) if raw else None, took, server
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # A kept-alive connection the server had just closed: retry once, fresh (the
                 # Idempotency-Key makes a retried move safe).
@@ -96,20 +106,20 @@ class Client:
         self.conns = [Conn(port, tok) for tok in tables[0].tokens]
         self.turn = 0
 
-    def get(self, path: str) -> float:
+    def get(self, path: str) -> Sample:
         self.turn = (self.turn + 1) % 4
-        status, body, took = self.conns[self.turn].call("GET", path)
+        status, body, took, server = self.conns[self.turn].call("GET", path)
         if status != 200:
             raise RuntimeError(f"GET {path}: {status} {body}")
-        return took
+        return took, server
 
-    def move(self, table: Table) -> tuple[int, float]:
-        """Submit the policy's move for the seat to act; return (seq before it, latency)."""
+    def move(self, table: Table) -> tuple[int, Sample]:
+        """Submit the policy's move for the seat to act; return (seq before it, timings)."""
         state = table.state
         action, seq = api_prep.policy(state), state.move_count
         from games.engine.actions import action_to_json
 
-        status, body, took = self.conns[state.seat_to_act].call(
+        status, body, took, server = self.conns[state.seat_to_act].call(
             "POST",
             f"/api/v1/games/{table.id}/moves/",
             {"action": action_to_json(action), "expected_seq": seq},
@@ -118,12 +128,12 @@ class Client:
         if status != 201 or body["move"]["seq"] != seq + 1:
             raise RuntimeError(f"move {seq} in {table.id}: {status} {body}")
         state.apply(action)
-        return seq, took
+        return seq, (took, server)
 
 
-def run_clients(clients: list[Client], work: Any) -> tuple[list[float], float]:
-    """Run ``work(client, out)`` on one thread per client; all latencies and elapsed time."""
-    outs: list[list[float]] = [[] for _ in clients]
+def run_clients(clients: list[Client], work: Any) -> tuple[list[Sample], float]:
+    """Run ``work(client, out)`` on one thread per client; all samples and elapsed time."""
+    outs: list[list[Sample]] = [[] for _ in clients]
     errors: list[BaseException] = []
 
     def one(i: int) -> None:
@@ -144,10 +154,10 @@ def run_clients(clients: list[Client], work: Any) -> tuple[list[float], float]:
     return [x for out in outs for x in out], elapsed
 
 
-def phase(clients: list[Client], kind: str, seconds: float) -> tuple[list[float], float]:
+def phase(clients: list[Client], kind: str, seconds: float) -> tuple[list[Sample], float]:
     stop = time.perf_counter() + seconds
 
-    def work(c: Client, out: list[float]) -> None:
+    def work(c: Client, out: list[Sample]) -> None:
         while time.perf_counter() < stop:
             if kind == "move":
                 while c.tables and c.tables[0].state.is_terminal():
@@ -163,13 +173,13 @@ def phase(clients: list[Client], kind: str, seconds: float) -> tuple[list[float]
 
 def early_late(
     clients: list[Client], pairs: list[tuple[Table, Table]], samples: int
-) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+) -> tuple[dict[str, list[Sample]], dict[str, list[int]]]:
     """Each client alternates moves between its early and its late game."""
-    lat: dict[str, list[float]] = {"early": [], "late": []}
+    lat: dict[str, list[Sample]] = {"early": [], "late": []}
     seqs: dict[str, list[int]] = {"early": [], "late": []}
     lock = threading.Lock()
 
-    def work(c: Client, out: list[float]) -> None:
+    def work(c: Client, out: list[Sample]) -> None:
         early, late = pairs[clients.index(c)]
         for k in range(samples):
             order = [("early", early), ("late", late)]
@@ -183,34 +193,18 @@ def early_late(
     return lat, seqs
 
 
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
+def pct(samples: list[Sample], p: float, which: int = 0) -> float:
+    """The p-th percentile in ms of the client's latency (which=0) or Django's time (1)."""
+    ordered = sorted(s[which] for s in samples)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
 
-class LoadWatch:
-    """Samples the 1-minute load average once a second while the server is measured."""
-
-    def __init__(self) -> None:
-        self.samples: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.wait(1.0):
-            self.samples.append(os.getloadavg()[0])
-
-    def __enter__(self) -> LoadWatch:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def summary(self) -> str:
-        s = self.samples or [os.getloadavg()[0]]
-        return f"min {min(s):.1f} / mean {statistics.fmean(s):.1f} / max {max(s):.1f}"
+def figures(samples: list[Sample]) -> str:
+    return (
+        f"p50 {pct(samples, 50):7.1f} ms  p99 {pct(samples, 99):7.1f} ms  "
+        f"(in Django: p50 {pct(samples, 50, 1):6.1f} ms  p99 {pct(samples, 99, 1):6.1f} ms)  "
+        f"n={len(samples)}"
+    )
 
 
 def free_port() -> int:
@@ -318,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     clients = [Client(port, tables) for tables in play]
     profile_dir = tempfile.mkdtemp(prefix="ba-bench-prof-") if a.profile else None
     server = start_server(port, a.database_url, a.workers, a.threads, profile_dir)
-    res: dict[str, tuple[list[float], float]] = {}
+    res: dict[str, tuple[list[Sample], float]] = {}
     try:
         wait_ready(port, clients[0].tables[0].tokens[0], server)
         phase(clients, "ping", 2.0)  # warm every worker up; not counted
@@ -326,9 +320,9 @@ def main(argv: list[str] | None = None) -> None:
         with LoadWatch() as load:
             for _ in range(a.rounds):
                 for kind, secs in (("ping", a.seconds), ("move", a.seconds), ("me", a.seconds / 2)):
-                    lat, elapsed = phase(clients, kind, secs)
+                    got, elapsed = phase(clients, kind, secs)
                     old = res.get(kind, ([], 0.0))
-                    res[kind] = (old[0] + lat, old[1] + elapsed)
+                    res[kind] = (old[0] + got, old[1] + elapsed)
             el_lat, el_seq = early_late(clients, pairs, a.samples)
     finally:
         stop_server(server)
@@ -340,6 +334,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"server: gunicorn, {a.workers} {server_kind} workers, PostgreSQL on loopback "
         f"({a.database_url.rsplit('/', 1)[1]}), settings bench.api_settings (DEBUG off)"
+        + (" -- PROFILED: figures inflated" if profile_dir else "")
     )
     print(
         f"clients: {a.clients} concurrent threads x 4 players; {a.rounds} interleaved rounds of "
@@ -352,44 +347,21 @@ def main(argv: list[str] | None = None) -> None:
         "me": "GET  /api/v1/me/ (reference)",
     }
     for kind in ("ping", "move", "me"):
-        lat = res[kind][0]
         unit = "moves/s" if kind == "move" else "req/s  "
-        print(
-            f"  {labels[kind]:32} {rates[kind]:7.1f} {unit}  p50 {pct(lat, 50):7.1f} ms  "
-            f"p99 {pct(lat, 99):7.1f} ms  (n={len(lat)})"
-        )
+        print(f"  {labels[kind]:31} {rates[kind]:6.1f} {unit} {figures(res[kind][0])}")
     ratio = rates["move"] / rates["ping"]
     verdict = "met" if ratio >= 0.5 else "MISSED"
     print(f"moves/s / trivial req/s = {ratio:.2f}  (target >= 0.5: {verdict})")
     for name in ("early", "late"):
-        lat, seqs = el_lat[name], el_seq[name]
-        print(
-            f"  {name:5} moves, seq {min(seqs)}..{max(seqs)}: p50 {pct(lat, 50):7.1f} ms  "
-            f"p99 {pct(lat, 99):7.1f} ms  (n={len(lat)})"
-        )
-    e50, l50 = statistics.median(el_lat["early"]), statistics.median(el_lat["late"])
+        seqs = el_seq[name]
+        print(f"  {name:5} moves, seq {min(seqs):3}..{max(seqs):3}: {figures(el_lat[name])}")
+    e50, l50 = pct(el_lat["early"], 50), pct(el_lat["late"], 50)
     verdict = "met" if l50 / e50 <= 1.2 else "MISSED"
     print(f"late p50 / early p50 = {l50 / e50:.2f}  (target <= 1.2: {verdict})")
+    e50, l50 = pct(el_lat["early"], 50, 1), pct(el_lat["late"], 50, 1)
+    print(f"  the same inside Django (no queueing): {l50 / e50:.2f}")
     if profile_dir:
-        print_profile(profile_dir)
-
-
-def print_profile(folder: str) -> None:
-    """The workers' merged profile: the project's functions by cumulative and own time."""
-    import pstats
-    import shutil
-
-    files = sorted(str(p) for p in Path(folder).glob("worker-*.prof"))
-    if not files:
-        print("profile: no worker wrote its stats")
-        return
-    stats = pstats.Stats(*files)
-    print(f"\nserver profile ({len(files)} workers; every request kind of the run):")
-    stats.sort_stats("cumulative").print_stats(
-        r"/work/main/(?!\.venv)|site-packages/(psycopg|pickle)", 30
-    )
-    stats.sort_stats("tottime").print_stats(25)
-    shutil.rmtree(folder, ignore_errors=True)
+        print_profile(profile_dir, ROOT)
 
 
 if __name__ == "__main__":
