@@ -21,7 +21,7 @@ def schedule_bot_turn(event: game_hooks.GameEvent) -> None:
     from bots.tasks import play_bot_turn
 
     # Called only for started games (seats are final), so the per-game answer is cached.
-    if event.to_act not in selectors.worker_bot_positions(event.game_id):
+    if event.to_act not in selectors.worker_bot_positions(event.game_id, event.public_id):
         return
     play_bot_turn.apply_async(args=(event.game_id, event.seq), queue="bots")
 

@@ -53,23 +53,28 @@ def worker_bot_to_act(game_id: int) -> tuple[Game, Bot] | None:
 # Seats never change once a game has started, so which positions are worker-played bots is
 # fixed per game: remembered per process, it saves a query on every committed move.
 _POSITIONS_CACHE_SIZE = 4096
-_positions: OrderedDict[int, frozenset[int]] = OrderedDict()
+_positions: OrderedDict[tuple[int, str], frozenset[int]] = OrderedDict()
 _positions_lock = threading.Lock()
 
 
-def worker_bot_positions(game_id: int) -> frozenset[int]:
-    """Positions of a started game held by hosted or webhook bots."""
+def worker_bot_positions(game_id: int, public_id: str) -> frozenset[int]:
+    """Positions of a started game held by hosted or webhook bots.
+
+    Keyed by the id and the random public id too, so a reused row id (say a test database
+    rolled back) can never be served another game's seats.
+    """
+    key = (game_id, public_id)
     with _positions_lock:
-        if game_id in _positions:
-            _positions.move_to_end(game_id)
-            return _positions[game_id]
+        if key in _positions:
+            _positions.move_to_end(key)
+            return _positions[key]
     found = frozenset(
         Seat.objects.filter(
             game_id=game_id, player__bot__kind__in=[BotKind.HOSTED, BotKind.WEBHOOK]
         ).values_list("position", flat=True)
     )
     with _positions_lock:
-        _positions[game_id] = found
+        _positions[key] = found
         if len(_positions) > _POSITIONS_CACHE_SIZE:
             _positions.popitem(last=False)
     return found
