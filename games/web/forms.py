@@ -43,7 +43,8 @@ class GameCreateForm(forms.Form):
         empty_value=None,
         required=False,
     )
-    rated = forms.BooleanField(label="Rated game", required=False)
+    # Rated by default, as on the big game sites: a first game already puts you on the ladder.
+    rated = forms.BooleanField(label="Rated game", required=False, initial=True)
 
     def __init__(self, *args: Any, me: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
