@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 
 import pytest
 
@@ -158,5 +159,8 @@ def test_a_whole_worker_killed_mid_move_and_restarted_lands_the_move_once(
     hang.release.set()
     seq = hook_server.turns[0]["seq"]
     assert Game.objects.get(pk=game.pk).move_count == seq  # nothing landed meanwhile
+    # The broker hands the task out again once it is older than the visibility timeout; a
+    # new worker looks for such tasks when it starts (and then only every ~100 s).
+    time.sleep(4)
     worker.start()
     _check_the_turn_landed_once(game, bot, hang, hook_server)
