@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from games.engine import shuffle
+from games.engine import cards, shuffle
 from games.engine.state import GameState
 
 if TYPE_CHECKING:
@@ -50,10 +50,18 @@ _cache: OrderedDict[int, tuple[str, GameState]] = OrderedDict()
 _HMAC_KEY = getattr(shuffle, "HmacKey", None)
 
 
+# The engine's states point at its shared lookup tables (e.g. the led suit's table of legal
+# plays, ~130 KB each): written by reference, or every snapshot would carry copies of them.
+_SHARED_TABLES = {id(table): f"suit-list:{i}" for i, table in enumerate(cards.SUIT_LISTS)}
+_TABLES_BY_REF = {f"suit-list:{i}": table for i, table in enumerate(cards.SUIT_LISTS)}
+
+
 class _Pickler(pickle.Pickler):
     def persistent_id(self, obj: object) -> str | None:
         if _HMAC_KEY is not None and type(obj) is _HMAC_KEY:
             return "seed-key"
+        if type(obj) is tuple:
+            return _SHARED_TABLES.get(id(obj))
         return None
 
 
@@ -65,6 +73,8 @@ class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: object) -> object:
         if pid == "seed-key" and _HMAC_KEY is not None:
             return _HMAC_KEY(bytes.fromhex(self.seed))
+        if isinstance(pid, str) and pid in _TABLES_BY_REF:
+            return _TABLES_BY_REF[pid]
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 

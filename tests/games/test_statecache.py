@@ -55,3 +55,28 @@ def test_the_process_cache_is_keyed_by_move_count() -> None:
     game = play(game, 1)
     second = statecache.state_for(game)
     assert second is not first and second.move_count == first.move_count + 1
+
+
+def test_a_snapshot_stays_small_and_keeps_the_engine_tables_shared() -> None:
+    """A snapshot holds the game's own data only: late in a game it is still a few KB,
+    and the engine's lookup tables come back as the very same shared objects."""
+    import hashlib
+    import random
+
+    from games.engine import cards
+    from games.engine.state import GameState
+
+    seed = hashlib.sha256(b"snapshot-size").hexdigest()
+    state = GameState.new(seed)
+    rng = random.Random(7)
+    while state.move_count < 600 or not state.trick:  # late, and mid-trick
+        state.apply(rng.choice(state.legal_actions()))
+    blob = statecache.dump(state)
+    assert blob is not None
+    assert len(blob) < 64 * 1024
+    loaded = statecache.load(blob, seed, state.move_count)
+    assert loaded is not None
+    assert loaded.record("all") == state.record("all")
+    assert loaded.legal_actions() == state.legal_actions()
+    if loaded.led_list is not None:
+        assert any(loaded.led_list is table for table in cards.SUIT_LISTS)
