@@ -5,8 +5,12 @@ A test about a real service (PostgreSQL, Redis, a Celery worker, Chromium) uses 
 """
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from django.db import connections
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -18,3 +22,35 @@ def require_service(available: bool, reason: str) -> None:
     if IN_CI:
         pytest.fail(f"required service unavailable in CI: {reason}")
     pytest.skip(reason)
+
+
+# --- Real headless Chromium, for the tests of the pages ------------------------------------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Screenshots go under test-output/ (ignored by git), one folder per suite.
+TEST_OUTPUT = Path(__file__).resolve().parents[1] / "test-output"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (which cannot download a browser here)."""
+    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made here
+    # between page actions are still plain synchronous calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+        # ORM calls made while Playwright's loop runs may open a connection of their own
+        # (asgiref's context-local storage); close it so the test database can be dropped.
+        connections.close_all()

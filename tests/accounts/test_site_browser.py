@@ -5,47 +5,19 @@ Screenshots (desktop and phone-sized) go to test-output/accounts/.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from accounts.tokens import token_find
-from tests.conftest import require_service
+from tests.conftest import TEST_OUTPUT
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "accounts"
+OUT = TEST_OUTPUT / "accounts"
 
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
-    # Playwright's sync API runs an event loop in this thread; ORM calls here stay synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-        # ORM calls made while Playwright's loop runs may open a connection of their own
-        # (asgiref's context-local storage); close it so the test database can be dropped.
-        connections.close_all()
 
 
 def test_sign_up_log_out_log_in_and_make_a_token_in_a_browser(

@@ -5,41 +5,18 @@ Screenshots go to test-output/clock/.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from clock.models import Notification
-from tests.conftest import require_service
+from tests.conftest import TEST_OUTPUT
 from tests.factories import PASSWORD, PlayerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "clock"
+OUT = TEST_OUTPUT / "clock"
 
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_reading_and_clearing_notifications_in_a_browser(browser: Any, live_server: Any) -> None:

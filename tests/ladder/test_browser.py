@@ -5,46 +5,20 @@ Screenshots go to test-output/ladder/.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from ladder import hooks
 from ladder.recompute import ladder_recompute
-from tests.conftest import require_service
+from tests.conftest import TEST_OUTPUT
 from tests.ladder.helpers import finished_game, played_game, players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-OUT = Path(__file__).resolve().parents[2] / "test-output" / "ladder"
+OUT = TEST_OUTPUT / "ladder"
 
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
-    # Playwright's sync API runs an event loop in this thread; ORM calls here stay synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-        connections.close_all()
 
 
 @pytest.fixture

@@ -6,11 +6,8 @@ must update without a reload, and no page may hold a card of another seat's hand
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,39 +17,17 @@ from games import selectors
 from games.engine.cards import card_str, mask_to_cards, parse_card
 from games.engine.errors import EngineError
 from games.models import Game, GameStatus, Seat
-from tests.conftest import require_service
+from tests.conftest import TEST_OUTPUT
 from tests.factories import PASSWORD, PlayerFactory
 from tests.web.conftest import shown_cards
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-OUT = Path(__file__).resolve().parents[2] / "test-output"
+OUT = TEST_OUTPUT
 NAMES = ("north", "east", "south", "west")
 DEALS_IN_BROWSER = 1  # whole deals played through the pages, into the next one
 WAIT_MS = 20_000
 
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made here
-    # between page actions are still plain synchronous calls.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _session_context(browser: Any, live_server: Any, user: Any, **options: Any) -> Any:
