@@ -67,11 +67,22 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str, step: floa
 
 
 class Worker:
-    """One worker process (``-c 1 --pool=prefork``); ``start``/``kill``/``stop`` it."""
+    """One worker process (``-c 1``) on the test database; ``start``/``kill``/``stop`` it."""
 
-    def __init__(self, log_dir: Path, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        log_dir: Path,
+        extra_env: dict[str, str] | None = None,
+        *,
+        queues: str = "bots,celery,ratings",
+        pool: str = "prefork",
+        name: str = "bots-test",
+    ) -> None:
         self.log_dir = log_dir
         self.extra_env = extra_env or {}
+        self.queues = queues
+        self.pool = pool
+        self.name = name
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -99,12 +110,12 @@ class Worker:
                 "backalley_site",
                 "worker",
                 "-Q",
-                "bots,celery,ratings",
+                self.queues,
                 "-c",
                 "1",
-                "--pool=prefork",
+                f"--pool={self.pool}",
                 "-n",
-                f"bots-test-{os.getpid()}-{self.starts}@%h",
+                f"{self.name}-{os.getpid()}-{self.starts}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "-l",

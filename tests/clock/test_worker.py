@@ -3,10 +3,6 @@ a seat out of time, and the house bot answers an abandoned seat through the "clo
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -28,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def clock_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+def clock_worker(tmp_path: Path) -> Iterator[bot_worker.Worker]:
     """A worker process consuming only the "clock" queue, on the test database."""
     bot_worker.require_worker_services()
     import redis
@@ -38,61 +34,16 @@ def clock_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     from backalley_site.celery import app
 
     app.conf.task_always_eager = False  # these tasks go through the broker
-    log_path = tmp_path / "clock-worker.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": bot_worker.test_database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "PYTHONUNBUFFERED": "1",
-    }
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "backalley_site",
-                "worker",
-                "-Q",
-                "clock",
-                "-c",
-                "1",
-                "--pool=solo",
-                "-n",
-                f"clock-test-{os.getpid()}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "-l",
-                "INFO",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    worker = bot_worker.Worker(tmp_path, queues="clock", pool="solo", name="clock-test")
     try:
-        bot_worker.wait_for(
-            lambda: b" ready." in log_path.read_bytes() or proc.poll() is not None,
-            90,
-            "the clock worker to be ready",
-        )
-        assert proc.poll() is None, log_path.read_text()[-3000:]
-        yield proc
+        yield worker.start(timeout=90)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+        worker.stop()
         broker.delete("clock", "unacked", "unacked_index")
 
 
 def test_the_worker_sweeps_and_the_house_bot_answers_an_abandoned_seat(
-    clock_worker: subprocess.Popen[bytes],
+    clock_worker: bot_worker.Worker,
 ) -> None:
     # The worker runs on the real clock, so the game is made to start three days ago.
     with time_machine.travel(timezone.now() - 3 * DAY, tick=False):

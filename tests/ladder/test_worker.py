@@ -3,10 +3,6 @@ and redelivered tasks change nothing."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,39 +32,11 @@ def ratings_worker(tmp_path: Path) -> Iterator[Path]:
     from backalley_site.celery import app
 
     app.conf.task_always_eager = False
-    log_path = tmp_path / "ratings-worker.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": bot_worker.test_database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "PYTHONUNBUFFERED": "1",
-    }
-    command = [
-        sys.executable, "-m", "celery", "-A", "backalley_site", "worker", "-Q", RATINGS_QUEUE,
-        "-c", "1", "--pool=solo", "-n", f"ratings-test-{os.getpid()}@%h", "--without-gossip",
-        "--without-mingle", "-l", "INFO",
-    ]  # fmt: skip
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+    worker = bot_worker.Worker(tmp_path, queues=RATINGS_QUEUE, pool="solo", name="ratings-test")
     try:
-        bot_worker.wait_for(
-            lambda: b" ready." in log_path.read_bytes() or proc.poll() is not None,
-            90,
-            "the ratings worker to be ready",
-        )
-        assert proc.poll() is None, log_path.read_text()[-3000:]
-        yield log_path
+        yield worker.start(timeout=90).log_path
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+        worker.stop()
         broker.delete(RATINGS_QUEUE)
 
 
