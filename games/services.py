@@ -20,7 +20,7 @@ from games import hooks, statecache
 from games.engine import shuffle
 from games.engine.actions import action_from_json, action_to_json, parse_action
 from games.engine.cards import card_str, mask_to_cards
-from games.engine.errors import ActionParseError
+from games.engine.errors import ActionParseError, BadSeed
 from games.engine.state import GameState
 from games.errors import (
     AlreadySeated,
@@ -95,11 +95,13 @@ def game_create(
     creator: Player,
     seats: Sequence[Player | None],
     options: Mapping[str, Any] | None = None,
+    seed: str | None = None,
 ) -> Game:
     """Create a game with four positions (a player or None for an open seat).
 
-    The seed is drawn now and only its commitment is published. When all four seats are
-    filled at creation the game starts at once.
+    The seed is drawn now (or given, for events whose tables share their deals: duplicate
+    pairs and duplicate tournament rounds) and only its commitment is published. When all
+    four seats are filled at creation the game starts at once.
     """
     if len(seats) != 4:
         raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
@@ -109,7 +111,13 @@ def game_create(
     clean = game_options_clean(options)
     if clean["rated"]:
         _check_one_seat_per_controller(seated)
-    seed = secrets.token_hex(32)
+    if seed is None:
+        seed = secrets.token_hex(32)
+    else:
+        try:
+            shuffle.check_seed(seed)
+        except BadSeed as exc:
+            raise BadGameSetup(message="A seed is 64 lowercase hex digits.") from exc
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,

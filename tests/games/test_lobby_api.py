@@ -267,3 +267,20 @@ def test_a_rated_game_allows_one_seat_per_account_counting_bots() -> None:
     assert (r.status_code, r.json()["code"]) == (400, "one_seat_per_account")
     # Unrated games allow it (practice with your own bot).
     assert _create(client_for(alice.user), seats).status_code == 201
+
+
+def test_a_given_seed_deals_the_same_cards_to_every_game_that_shares_it() -> None:
+    """Duplicate events seat several tables on one seed: the service takes it as given."""
+    from games.errors import BadGameSetup
+    from games.services import game_create
+
+    players = [PlayerFactory() for _ in range(8)]
+    seed = "ab" * 32
+    first = game_create(creator=players[0], seats=players[:4], seed=seed)
+    second = game_create(creator=players[4], seats=players[4:], seed=seed)
+    assert first.seed == second.seed == seed and first.commitment == second.commitment
+    hands = [SeededDeal.objects.get(game=g).hands for g in (first, second)]
+    assert hands[0] == hands[1]
+    with pytest.raises(BadGameSetup):
+        game_create(creator=players[0], seats=[players[0], None, None, None], seed="XYZ")
+    assert Game.objects.count() == 2
