@@ -29,7 +29,7 @@ test: install browser
 	$(BIN)/pytest
 
 test-fast: install
-	$(BIN)/pytest -m "not browser and not worker"
+	$(BIN)/pytest -m "not browser and not worker and not server"
 
 lint: install
 	$(BIN)/ruff check .

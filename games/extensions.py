@@ -1,0 +1,50 @@
+"""What listening apps add to a game's views, without the games app importing them.
+
+The clock, tournaments and other apps sit above ``games``: they may import it, never the
+other way round. When one of them has something to show with a game (the running deadline,
+the tournament round a game belongs to), it registers a *part* in its ``AppConfig.ready()``::
+
+    from games import extensions
+    extensions.register_game_part("clock", clock_part)
+
+A part is a function of the game row that returns JSON-ready data (or ``None`` when it has
+nothing to say about that game). The games presenters put every registered part into the
+game's payload under its name, so the API and the pages show it without knowing its owner.
+Game options owned by another app (the time control) register their cleaner the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.models import Game
+
+GamePart = Callable[["Game"], Any]
+OptionCleaner = Callable[[Any], Any]
+
+_parts: dict[str, GamePart] = {}
+_options: dict[str, OptionCleaner] = {}
+
+
+def register_game_part(name: str, part: GamePart) -> GamePart:
+    """Show ``part(game)`` under ``name`` in every game payload (idempotent by name)."""
+    _parts[name] = part
+    return part
+
+
+def game_parts(game: Game) -> dict[str, Any]:
+    """Every registered part for ``game``, by name."""
+    return {name: part(game) for name, part in _parts.items()}
+
+
+def register_option(name: str, cleaner: OptionCleaner) -> OptionCleaner:
+    """Let games accept option ``name``; ``cleaner`` validates it (raising the app's
+    typed error) and returns the value to store."""
+    _options[name] = cleaner
+    return cleaner
+
+
+def option_cleaners() -> dict[str, OptionCleaner]:
+    return dict(_options)
