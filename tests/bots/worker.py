@@ -74,7 +74,7 @@ class Worker:
         log_dir: Path,
         extra_env: dict[str, str] | None = None,
         *,
-        queues: str = "bots,celery,ratings",
+        queues: str = "bots,celery,ratings,clock,events",
         pool: str = "prefork",
         name: str = "bots-test",
     ) -> None:
@@ -175,5 +175,5 @@ def purge_broker() -> None:
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    for key in ("bots", "celery", "ratings", "unacked", "unacked_index"):
+    for key in ("bots", "celery", "ratings", "clock", "events", "unacked", "unacked_index"):
         client.delete(key)
