@@ -77,12 +77,14 @@ class Worker:
         queues: str = "bots,celery,ratings,clock,events",
         pool: str = "prefork",
         name: str = "bots-test",
+        include: str | None = None,
     ) -> None:
         self.log_dir = log_dir
         self.extra_env = extra_env or {}
         self.queues = queues
         self.pool = pool
         self.name = name
+        self.include = include  # extra modules the worker imports (-I), e.g. test consumers
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -120,6 +122,7 @@ class Worker:
                 "--without-mingle",
                 "-l",
                 "INFO",
+                *([f"--include={self.include}"] if self.include else []),
             ],
             cwd=ROOT,
             env=env,
