@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bots.brain import HOUSE_STRONG_PARAMS  # noqa: E402
-from games.strategies import get_strategy  # noqa: E402
-from games.strategies.arena import Timings, pair_seed, play_pair  # noqa: E402
-from games.strategies.stats import mean_ci, percentile  # noqa: E402
+from bots.strategies import get_strategy  # noqa: E402
+from bots.strategies.arena import Timings, pair_seed, play_pair  # noqa: E402
+from bots.strategies.stats import mean_ci, percentile  # noqa: E402
 
 PAIRS = int(os.environ.get("BENCH_HOUSE_PAIRS", "200"))
 SEED = int(os.environ.get("BENCH_SEED", "1"))

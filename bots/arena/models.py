@@ -15,7 +15,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from games.strategies.stats import t95
+from bots.strategies.stats import t95
 
 DEFAULT_MAX_CONCURRENT = 2
 DEFAULT_MAX_PER_DAY = 48

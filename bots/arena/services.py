@@ -115,19 +115,20 @@ def _controller(player_id: int, owner_id: int | None, is_house: bool) -> int:
 
 
 def candidates(now: datetime) -> list[matchmaker.Candidate]:
-    from accounts.models import Player
-
-    fields = ["bot_id", "bot__player_id", "bot__player__owner_id", "bot__player__ladder__rating"]
-    house = "is_house" in {f.name for f in Player._meta.get_fields()}
-    if house:
-        fields.append("bot__player__is_house")
-    out = []
-    for row in eligible_entries(now).values_list(*fields):
-        rating = float(row[3]) if row[3] is not None else 1500.0
-        out.append(
-            matchmaker.Candidate(row[0], _controller(row[1], row[2], house and row[4]), rating)
+    """The bots that may start a pair now, with their ladder rating (1500 before any game)."""
+    rows = eligible_entries(now).values_list(
+        "bot_id",
+        "bot__player_id",
+        "bot__player__owner_id",
+        "bot__player__is_house",
+        "bot__player__ladder__rating",
+    )
+    return [
+        matchmaker.Candidate(
+            bot_id, _controller(player_id, owner_id, is_house), float(rating or 1500)
         )
-    return out
+        for bot_id, player_id, owner_id, is_house, rating in rows
+    ]
 
 
 @dataclass(frozen=True)

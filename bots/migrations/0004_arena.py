@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("bots", "0002_house_bots"),
+        ("bots", "0003_house_bots_per_strength"),
         ("games", "0003_game_snapshot_seq"),
     ]
 
