@@ -9,8 +9,10 @@ its 95% CI (one observation per pair), games and pairs won, and its CPU time per
 The strong bot plays with the house bot's parameters (``bots.brain.HOUSE_STRONG_PARAMS``).
 Each pair's result is appended to ``BENCH_OUT`` (JSON lines, default
 ``var/bench-house.jsonl``) as it finishes, so a long run can be resumed (``BENCH_RESUME=1``)
-and read while it runs. Sizes: ``BENCH_HOUSE_PAIRS`` (default 200), ``BENCH_SEED`` (1),
-``BENCH_WORKERS`` processes (default 1: run it under ``nice`` on a shared machine).
+and read while it runs; a run can be split in parts (``BENCH_FIRST``, the first pair's index,
+each part with its own ``BENCH_OUT``) and ``python bench/bots_house.py report FILE...`` sums
+them up. Sizes: ``BENCH_HOUSE_PAIRS`` (default 200), ``BENCH_SEED`` (1), ``BENCH_WORKERS``
+processes (default 1: run it under ``nice`` on a shared machine).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bots.strategies.arena import Timings, pair_seed, play_pair  # noqa: E402
 from bots.strategies.stats import mean_ci, percentile  # noqa: E402
 
 PAIRS = int(os.environ.get("BENCH_HOUSE_PAIRS", "200"))
+FIRST = int(os.environ.get("BENCH_FIRST", "0"))  # pairs FIRST .. FIRST + PAIRS - 1
 SEED = int(os.environ.get("BENCH_SEED", "1"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "1"))
 OUT = Path(os.environ.get("BENCH_OUT", str(ROOT / "var" / "bench-house.jsonl")))
@@ -55,8 +58,7 @@ def _pair(index: int) -> dict[str, object]:
 def _load() -> dict[int, dict[str, object]]:
     if not (RESUME and OUT.exists()):
         return {}
-    rows = [json.loads(line) for line in OUT.read_text().splitlines() if line.strip()]
-    return {int(r["index"]): r for r in rows}
+    return {int(r["index"]): r for r in _read([str(OUT)])}  # type: ignore[arg-type]
 
 
 def report(rows: list[dict[str, object]], wall_s: float | None = None) -> None:
@@ -89,7 +91,7 @@ def report(rows: list[dict[str, object]], wall_s: float | None = None) -> None:
 
 def run() -> None:
     done = _load()
-    todo = [i for i in range(PAIRS) if i not in done]
+    todo = [i for i in range(FIRST, FIRST + PAIRS) if i not in done]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with OUT.open("a" if RESUME else "w") as out, ProcessPoolExecutor(WORKERS) as pool:
@@ -102,12 +104,19 @@ def run() -> None:
     report([done[i] for i in sorted(done)], time.perf_counter() - start)
 
 
+def _read(paths: list[str]) -> list[dict[str, object]]:
+    """Pairs from result files (one JSON object a line), by pair index."""
+    found: dict[int, dict[str, object]] = {}
+    for name in paths:
+        for line in Path(name).read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                found[int(row["index"])] = row
+    return [found[i] for i in sorted(found)]
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["report"]:
-        report(
-            list(_load().values())
-            if RESUME
-            else [json.loads(x) for x in OUT.read_text().splitlines() if x.strip()]
-        )
+    if sys.argv[1:2] == ["report"]:
+        report(_read(sys.argv[2:] or [str(OUT)]))
     else:
         run()
