@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "ladder",
     "bots",
     "clock",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -181,6 +182,14 @@ CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"] = {
     "task": "bots.tasks.sweep_stalled_bot_turns",
     "schedule": 30.0,
     "options": {"queue": "bots", "expires": 25},
+}
+# Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
+# starts events whose start time has come.
+CELERY_TASK_ROUTES["tournaments.tasks.*"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
+    "task": "tournaments.tasks.start_due",
+    "schedule": 60.0,
+    "options": {"queue": "celery", "expires": 55},
 }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
