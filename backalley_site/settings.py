@@ -41,7 +41,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -53,6 +53,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "backalley_site.urls"
 WSGI_APPLICATION = "backalley_site.wsgi.application"
+ASGI_APPLICATION = "backalley_site.asgi.application"
 
 TEMPLATES = [
     {
@@ -77,6 +78,16 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # ms per request; docker-compose sets 60 s); health checks replace one the server dropped.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under ASGI each sync request runs in a thread of its own, so a connection kept "per thread"
+# is never reused: serve with DB_POOL=true instead (psycopg's pool, one per process, bounded),
+# which needs DB_CONN_MAX_AGE=0.
+if env.bool("DB_POOL", default=False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=10),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -205,6 +216,23 @@ BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
 BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
+
+# --- Live play: the event feed's push (games/live/, docs/live.md) --------------------------
+# Where wake-ups are published and heard: Redis pub/sub when a redis:// URL is given (by
+# default the broker's), else in-process only (the embedded default).
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default="backalley:live:")
+# Each server process re-reads the games its clients wait on this often (one query for all),
+# so a lost wake-up costs at most this much delay. Without Redis a worker's moves (bots, the
+# clock) reach the web process only this way, hence the short default there.
+LIVE_CHECK_INTERVAL = env.float("LIVE_CHECK_INTERVAL", default=10.0 if LIVE_REDIS_URL else 1.0)
+# Open streams and long polls one token (or one signed-in user) may hold at once.
+LIVE_MAX_STREAMS_PER_TOKEN = env.int("LIVE_MAX_STREAMS_PER_TOKEN", default=8)
+# Threads per server process for the feed's database reads.
+LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 
 # --- Play pages ---------------------------------------------------------------------------
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open

@@ -90,11 +90,12 @@ class Game(models.Model):
         null=True, blank=True, help_text="Seat whose turn it is; empty unless active."
     )
     deal_number = models.PositiveSmallIntegerField(default=0)
-    snapshot = models.BinaryField(
+    snapshot = models.JSONField(
         null=True,
         blank=True,
         editable=False,
-        help_text="Cached engine state as of move snapshot_seq (see games.statecache).",
+        help_text="The engine's plain-data checkpoint as of move snapshot_seq (a cache; "
+        "see games.statecache).",
     )
     snapshot_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
 

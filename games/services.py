@@ -137,8 +137,9 @@ def game_create(
 
 def _check_one_seat_per_controller(players: Sequence[Player]) -> None:
     """In a rated game no account may hold two seats (itself and its bot, or two bots): it
-    would see two hands."""
-    controllers = [p.owner_id if p.is_bot else p.user_id for p in players]
+    would see two hands and could farm a rating. House bots are system players that no
+    person plays through, so any number of them may sit at one rated table."""
+    controllers = [p.owner_id if p.is_bot else p.user_id for p in players if not p.is_house]
     if len(set(controllers)) != len(controllers):
         raise BadGameSetup(
             "one_seat_per_account",

@@ -52,7 +52,7 @@ DONE = "done"
 BID_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
     (PASS, *range(PASS + 1, PASS + n), BOARD) for n in range(14)
 )
-_NO_BLOOPER, _BB_LED, _LB_LED = 0, 1, 2
+NO_BLOOPER, BLOOPER_BB, BLOOPER_LB = 0, 1, 2  # what the trick's lead obliges
 _S0, _S1, _S2, _S3 = SUIT_LISTS  # per-suit tables: 13-bit suit mask -> its cards
 
 
@@ -124,7 +124,7 @@ class DealCore:
         self.led_mask = 0
         self.led_list: tuple[tuple[int, ...], ...] | None = None  # led plain suit's table
         self.led_shift = 0
-        self.blooper = _NO_BLOOPER
+        self.blooper = NO_BLOOPER
         self.broken = False
         # Completed tricks as (leader, cards in play order, winner).
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
@@ -193,7 +193,7 @@ class DealCore:
                 return hand  # cannot follow: any card, trump included
             bl = self.blooper
             if bl:  # Blooper lead: highest (BB) or lowest (LB) trump, partners included
-                return 1 << (follow.bit_length() - 1) if bl == _BB_LED else follow & -follow
+                return 1 << (follow.bit_length() - 1) if bl == BLOOPER_BB else follow & -follow
             return follow
         tm = self.trump_mask
         if self.broken or not tm or self.board_level[seat]:
@@ -214,7 +214,7 @@ class DealCore:
                 if follow:
                     bl = self.blooper
                     if bl:
-                        m = 1 << (follow.bit_length() - 1) if bl == _BB_LED else follow & -follow
+                        m = 1 << (follow.bit_length() - 1) if bl == BLOOPER_BB else follow & -follow
                     else:
                         m = self._lm = follow
                         table = self.led_list
@@ -306,7 +306,7 @@ class DealCore:
                     legal = hand
                 elif self.blooper:
                     legal = (
-                        1 << (legal.bit_length() - 1) if self.blooper == _BB_LED else legal & -legal
+                        1 << (legal.bit_length() - 1) if self.blooper == BLOOPER_BB else legal & -legal
                     )
             elif self.broken or not self.trump_mask or self.board_level[seat]:
                 legal = hand
@@ -324,13 +324,13 @@ class DealCore:
             if bit & tm:
                 self.led_mask = tm
                 self.led_list = None
-                self.blooper = _BB_LED if card == BB else _LB_LED if card == LB else _NO_BLOOPER
+                self.blooper = BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
             else:
                 suit = card // 13
                 self.led_mask = SUIT_MASKS[suit]
                 self.led_list = SUIT_LISTS[suit]
                 self.led_shift = 13 * suit
-                self.blooper = _NO_BLOOPER
+                self.blooper = NO_BLOOPER
             self.to_act = (seat + 1) & 3
             return
         if k < 4:
@@ -348,7 +348,7 @@ class DealCore:
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner] += 1
         self.trick = []
-        self.blooper = _NO_BLOOPER
+        self.blooper = NO_BLOOPER
         if len(self.tricks) == self.n:
             self.phase = DONE
             self.to_act = -1
@@ -368,9 +368,9 @@ class DealCore:
                 "(unless you bid board or hold only trumps).",
                 extra,
             )
-        if self.blooper == _BB_LED:
+        if self.blooper == BLOOPER_BB:
             return MustPlayHighestTrump("The Big Blooper was led: play your highest trump.", extra)
-        if self.blooper == _LB_LED:
+        if self.blooper == BLOOPER_LB:
             return MustPlayLowestTrump("The Little Blooper was led: play your lowest trump.", extra)
         led = "trumps" if self.led_mask == self.trump_mask else suit_name(self.trick[0] // 13)
         return MustFollowSuit(f"You must follow suit: you hold {led}.", {**extra, "led": led})

@@ -142,10 +142,6 @@ class GameState(DealCore):
     def is_terminal(self) -> bool:
         return self.outcome is not None
 
-    def current_deal(self) -> DealState:
-        """A copy of the current deal as a standalone ``DealState`` (for bots)."""
-        return DealState.copy_of(self)
-
     def all_deals(self) -> list[DealInfo]:
         """Every deal dealt so far, the one in progress last (as a snapshot)."""
         if self.outcome is not None:
@@ -260,6 +256,19 @@ class GameState(DealCore):
         from games.engine.records import write_record
 
         return write_record(self, viewer, players=players, game=game)
+
+    def checkpoint(self) -> dict[str, Any]:
+        """This state as versioned plain data (see ``games.engine.checkpoint``)."""
+        from games.engine.checkpoint import checkpoint
+
+        return checkpoint(self)
+
+    @classmethod
+    def resume(cls, seed_hex: str, data: object) -> GameState:
+        """The state a :meth:`checkpoint` describes (``CheckpointError`` if unreadable)."""
+        from games.engine.checkpoint import resume
+
+        return resume(seed_hex, data)
 
     def legal_actions_text(self) -> list[str]:
         return [action_str(a) for a in self.legal_actions()]

@@ -26,7 +26,7 @@ def _fingerprint(game_id: str) -> tuple[Any, ...]:
         g.move_count,
         g.to_act,
         g.status,
-        bytes(g.snapshot or b""),
+        g.snapshot,
         Move.objects.count(),
         g.deals.count(),
     )

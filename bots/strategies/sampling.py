@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 
+from bots.strategies.heuristic import choose_bid
+from bots.strategies.knowledge import SeatKnowledge
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import FULL_DECK_MASK, JOKERS_MASK
 from games.engine.deal import DealState
 from games.engine.errors import EngineError
-from games.strategies.heuristic import choose_bid
-from games.strategies.knowledge import SeatKnowledge
 
 STOCK = 3  # bin index of the undealt stock (bins 0..2 are the other seats in seat order)
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import random
 import time
 
+from bots.strategies.base import _require_turn, heuristic_action
+from bots.strategies.heuristic import choose_bid, choose_card
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.sampling import Sampler
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import FULL_DECK_MASK, JOKERS_MASK, LB, SUIT_MASKS
 from games.engine.deal import BIDDING, DONE, PLAYING, DealState
-from games.strategies.base import _require_turn, heuristic_action
-from games.strategies.heuristic import choose_bid, choose_card
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.sampling import Sampler
 
 
 def _out_mask(world: DealState) -> int:
