@@ -164,35 +164,41 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
-# --- The correspondence clock (clock/): one beat process, a static schedule, queue "clock".
+# --- The correspondence clock (clock/): one beat process, a static schedule, queue "clock"
+# (routed below).
 CELERY_BEAT_SCHEDULE.update(
     {
         "clock-sweep-deadlines": {
             "task": "clock.tasks.sweep_deadlines",
             "schedule": 60.0,
-            "options": {"queue": "clock", "expires": 55},
+            "options": {"expires": 55},
         },
         "clock-send-reminders": {
             "task": "clock.tasks.send_reminders",
             "schedule": 300.0,
-            "options": {"queue": "clock", "expires": 290},
+            "options": {"expires": 290},
         },
         "clock-daily-digests": {
             "task": "clock.tasks.send_daily_digests",
             "schedule": crontab(hour=7, minute=0),
-            "options": {"queue": "clock"},
         },
     }
 )
-# Bot turns have their own queue, so a burst of bot games never delays other work.
-CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+# Queues are chosen here only (never at a call site). Bot turns have their own queue, so a
+# burst of bot games never delays other work.
+CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}, "clock.tasks.*": {"queue": "clock"}}
 # Ratings are applied one game at a time, in order, by the "ratings" queue (ladder/).
 CELERY_TASK_ROUTES["ladder.tasks.*"] = {"queue": "ratings"}
-# A bot turn whose task was lost (say its worker was down) is enqueued again.
-CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"] = {
-    "task": "bots.tasks.sweep_stalled_bot_turns",
-    "schedule": 30.0,
-    "options": {"queue": "bots", "expires": 25},
+# --- Domain events (games/outbox.py): every event reaches every consumer at least once.
+# The committing process delivers right after commit; the relay delivers what it did not
+# (a crash, a consumer that raised), from GAMES_EVENTS_RETRY_S after the commit on, backing
+# off on each failed try. Queue "events", so a burst of bot turns never delays it.
+CELERY_TASK_ROUTES["games.tasks.*"] = {"queue": "events"}
+GAMES_EVENTS_RETRY_S = env.float("GAMES_EVENTS_RETRY_S", default=10.0)
+CELERY_BEAT_SCHEDULE["games-relay-events"] = {
+    "task": "games.tasks.relay_events",
+    "schedule": env.float("GAMES_EVENTS_RELAY_EVERY_S", default=5.0),
+    "options": {"expires": 5},
 }
 # Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
 # starts events whose start time has come.
@@ -202,6 +208,11 @@ CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
     "schedule": 60.0,
     "options": {"queue": "celery", "expires": 55},
 }
+# Delivered events and the stored answers to keyed move requests (for replays of the same
+# Idempotency-Key) are dropped after these windows, hourly.
+GAMES_EVENTS_KEEP_DAYS = env.int("GAMES_EVENTS_KEEP_DAYS", default=7)
+GAMES_MOVE_RESPONSE_KEEP_HOURS = env.int("GAMES_MOVE_RESPONSE_KEEP_HOURS", default=24)
+CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 3600.0}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {

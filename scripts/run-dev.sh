@@ -10,7 +10,7 @@ BIN=${VENV:-.venv}/bin
 PORT=${PORT:-8000}
 
 "$BIN/celery" -A backalley_site worker --beat --loglevel=INFO \
-  --queues=celery,bots,ratings,clock --concurrency=2 \
+  --queues=celery,bots,ratings,clock,events --concurrency=2 \
   --schedule=var/celerybeat-schedule &
 worker=$!
 trap 'kill $worker 2>/dev/null; wait $worker 2>/dev/null' EXIT INT TERM

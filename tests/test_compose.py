@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
 APP_SERVICES = ["migrate", "web", "worker", "beat"]
-QUEUES = {"celery", "bots", "ratings", "clock"}
+QUEUES = {"celery", "bots", "ratings", "clock", "events"}
 
 
 def argv(service: str) -> list[str]:
