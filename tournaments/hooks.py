@@ -19,7 +19,9 @@ def on_game_finished(event: game_hooks.GameEvent) -> None:
     from tournaments.tasks import game_finished
 
     if Table.objects.filter(game_id=event.game_id).exists():
-        game_finished.apply_async(args=[event.game_id], queue=TOURNAMENTS_QUEUE)
+        game_finished.apply_async(
+            args=[event.game_id], queue=TOURNAMENTS_QUEUE, task_id=f"tournaments:{event.key}"
+        )
 
 
 def tournament_part(game: Game) -> dict[str, Any] | None:

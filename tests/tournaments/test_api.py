@@ -13,10 +13,6 @@ from tests.tournaments.helpers import end_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def _client(player) -> APIClient:  # type: ignore[no-untyped-def]
     c = APIClient()

@@ -18,10 +18,6 @@ from tournaments.models import Result, Round
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def _finish(game: Game, totals: tuple[int, int]) -> None:
     Game.objects.filter(pk=game.pk).update(

@@ -13,10 +13,6 @@ from tournaments import services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def test_list_and_event_pages_show_rounds_results_and_standings() -> None:
     t = event(name="Tuesday Swiss", rounds=1)

@@ -25,10 +25,6 @@ from tournaments.models import Entrant, EntrantStatus, Result, Round, Status, To
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def _games(t: Tournament, number: int) -> list[Game]:
     return list(

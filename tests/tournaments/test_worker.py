@@ -21,10 +21,6 @@ PARTNERSHIPS = 8
 ROUNDS = 3
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):  # type: ignore[no-untyped-def]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 def test_a_bot_swiss_runs_to_final_standings_through_the_worker(worker_factory, capsys) -> None:  # type: ignore[no-untyped-def]
     organiser_user = UserFactory()
