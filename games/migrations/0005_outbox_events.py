@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_game_snapshot_seq"),
+        ("games", "0004_game_snapshot_checkpoint"),
     ]
 
     operations = [
