@@ -7,8 +7,8 @@ the round (they played the same cards): 2 matchpoints for each one beaten, 1 for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 WIN, DRAW, LOSS = 2, 1, 0
@@ -86,7 +86,7 @@ def percentage(mp: Decimal, top: Decimal) -> Decimal:
     return (Decimal(100) * mp / top).quantize(Decimal("0.01"))
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """One entrant's line in the standings."""
 
@@ -100,7 +100,6 @@ class Line:
     byes: int = 0
     played: int = 0
     rank: int = 0
-    rounds: list[int] = field(default_factory=list)  # half points per round, for the table
 
     @property
     def points(self) -> Decimal:
@@ -111,24 +110,29 @@ class Line:
         return percentage(self.matchpoints, self.top)
 
 
-@dataclass(frozen=True)
-class Game:
-    """One entrant's game in a round, for tie-breaks: its opponents and its half points."""
-
-    entrant_id: int
-    opponents: tuple[int, ...]
-    half_points: int
+Seated = tuple[int, int, int]  # (entrant id, side 0 or 1, half points) at one table
 
 
-def tie_breaks(lines: dict[int, Line], games: Sequence[Game]) -> None:
+def tie_breaks(lines: dict[int, Line], tables: Iterable[Sequence[Seated]]) -> None:
     """Fill Buchholz (sum of the opponents' points) and Sonneborn-Berger (the points of
-    the opponents beaten, plus half those of the opponents drawn). Byes add nothing."""
-    for g in games:
-        line = lines[g.entrant_id]
-        for opp in g.opponents:
-            opp_points = lines[opp].half_points
-            line.buchholz += opp_points
-            line.sonneborn_berger += opp_points * g.half_points
+    the opponents beaten, plus half those of the opponents drawn), from who sat at each
+    table. Byes add nothing. Entrants missing from ``lines`` are skipped.
+
+    >>> lines = {1: Line(1, half_points=4), 2: Line(2, half_points=1)}
+    >>> tie_breaks(lines, [[(1, 0, 2), (2, 1, 0)]])
+    >>> lines[1].buchholz, lines[1].sonneborn_berger, lines[2].buchholz
+    (1, 2, 4)
+    """
+    for seated in tables:
+        for me, side, hp in seated:
+            line = lines.get(me)
+            if line is None:
+                continue
+            for other, other_side, _ in seated:
+                if other_side != side and other in lines:
+                    points = lines[other].half_points
+                    line.buchholz += points
+                    line.sonneborn_berger += points * hp
 
 
 def rank(lines: Sequence[Line], *, duplicate: bool) -> list[Line]:

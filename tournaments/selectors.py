@@ -86,26 +86,24 @@ def _result_rows(tournament: Tournament, after_round: int | None) -> list[dict[s
     if after_round is not None:
         qs = qs.filter(round__number__lte=after_round)
     return list(
-        qs.values(
-            "round__number",
-            "round_id",
-            "entrant_id",
-            "table_id",
-            "seat",
-            "bye",
-            "forfeit",
-            "half_points",
-            "total",
-            "matchpoints",
-            "matchpoints_top",
-        ).order_by("round__number", "table_id", "seat")
+        qs.values("round__number", "entrant_id", "table_id", "seat", "bye").order_by(
+            "round__number", "table_id", "seat"
+        )
     )
 
 
 def standings(*, tournament: Tournament, after_round: int | None = None) -> Standings:
     """The standings after ``after_round`` (default: every scored round), ranked with the
-    event's tie-breaks. Three queries whatever the size of the event."""
-    rows = _result_rows(tournament, after_round)
+    event's tie-breaks. Three queries whatever the size of the event; the loop over the
+    results is kept tight (tuples, ints) since it runs for every page view."""
+    duplicate = tournament.is_duplicate
+    qs = Result.objects.filter(round__tournament=tournament, scored=True)
+    if after_round is not None:
+        qs = qs.filter(round__number__lte=after_round)
+    fields = ["entrant_id", "table_id", "seat", "bye", "half_points", "total", "round__number"]
+    if duplicate:
+        fields += ["matchpoints", "matchpoints_top"]
+    rows = list(qs.order_by().values_list(*fields))
     people = list(
         Entrant.objects.filter(tournament=tournament)
         .exclude(status=EntrantStatus.PENDING)
@@ -114,31 +112,27 @@ def standings(*, tournament: Tournament, after_round: int | None = None) -> Stan
     lines = {pk: scoring.Line(pk) for pk, *_ in people}
     names = {pk: a if b is None else f"{a} & {b}" for pk, _, a, b in people}
     statuses = {pk: st for pk, st, *_ in people}
-    at_table: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    at_table: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     last = 0
     for row in rows:
-        last = max(last, row["round__number"])
-        line = lines.get(row["entrant_id"])
+        entrant_id, table_id, seat, bye, half_points, total, number = row[:7]
+        if number > last:
+            last = number
+        line = lines.get(entrant_id)
         if line is None:
             continue
-        line.half_points += row["half_points"]
-        line.rounds.append(row["half_points"])
-        line.matchpoints += row["matchpoints"]
-        line.top += row["matchpoints_top"]
-        if row["bye"]:
+        line.half_points += half_points
+        if duplicate:
+            line.matchpoints += row[7]
+            line.top += row[8]
+        if bye:
             line.byes += 1
         else:
             line.played += 1
-            line.total += row["total"]
-            at_table[row["table_id"]].append(row)
-    games = []
-    for seated in at_table.values():
-        for row in seated:
-            side = row["seat"] % 2
-            opponents = tuple(o["entrant_id"] for o in seated if o["seat"] % 2 != side)
-            games.append(scoring.Game(row["entrant_id"], opponents, row["half_points"]))
-    scoring.tie_breaks(lines, [g for g in games if all(o in lines for o in g.opponents)])
-    ranked = scoring.rank(list(lines.values()), duplicate=tournament.is_duplicate)
+            line.total += total
+            at_table[table_id].append((entrant_id, seat % 2, half_points))
+    scoring.tie_breaks(lines, at_table.values())
+    ranked = scoring.rank(list(lines.values()), duplicate=duplicate)
     return Standings(tournament, after_round or last, ranked, names, statuses)
 
 

@@ -3,8 +3,6 @@ and the register/withdraw/start buttons). Thin: selectors to read, services to w
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,7 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
-from tournaments import selectors, services
+from tournaments import presenters, selectors, services
 from tournaments.errors import TournamentNotFound
 from tournaments.models import EntrantStatus, Format, Status
 
@@ -44,16 +42,6 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         e for e in entrants if me is not None and me.pk in e.player_ids and e.status != "withdrawn"
     ]
     table = selectors.standings(tournament=t)
-    lines = [
-        {
-            "line": line,
-            "name": table.names[line.entrant_id],
-            "withdrawn": table.statuses[line.entrant_id] == EntrantStatus.WITHDRAWN,
-            "buchholz": Decimal(line.buchholz) / 2,
-            "sb": Decimal(line.sonneborn_berger) / 4,
-        }
-        for line in table.lines
-    ]
     return render(
         request,
         "tournaments/detail.html",
@@ -63,11 +51,35 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
                 e for e in entrants if e.status != EntrantStatus.WITHDRAWN or t.started_at
             ],
             "rounds": selectors.rounds_with_tables(tournament=t),
-            "lines": lines if t.started_at else [],
+            "lines": table.lines if t.started_at else [],
+            "standings_rows": presenters.standings_rows(table),
             "after_round": table.after_round,
             "mine": mine,
             "me": me,
             "is_organiser": me is not None and me.pk == t.organiser_id,
+        },
+    )
+
+
+def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings alone, after any round (``?after_round=``): a constant number of
+    queries whatever the size of the event."""
+    try:
+        t = selectors.tournament_get(tournament_id=pk)
+    except TournamentNotFound:
+        raise Http404("No such tournament.") from None
+    raw = request.GET.get("after_round", "")
+    after = int(raw) if raw.isdigit() and 0 < int(raw) <= t.current_round else None
+    table = selectors.standings(tournament=t, after_round=after)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "t": t,
+            "lines": table.lines,
+            "standings_rows": presenters.standings_rows(table),
+            "after_round": table.after_round,
+            "round_numbers": range(1, t.current_round + 1),
         },
     )
 

@@ -13,7 +13,6 @@ from tests.tournaments.helpers import end_game
 pytestmark = pytest.mark.django_db
 
 
-
 def _client(player) -> APIClient:  # type: ignore[no-untyped-def]
     c = APIClient()
     c.force_login(player.user)

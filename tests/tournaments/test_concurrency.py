@@ -18,7 +18,6 @@ from tournaments.models import Result, Round
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 def _finish(game: Game, totals: tuple[int, int]) -> None:
     Game.objects.filter(pk=game.pk).update(
         status=GameStatus.FINISHED,

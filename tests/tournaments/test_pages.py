@@ -13,7 +13,6 @@ from tournaments import services
 pytestmark = pytest.mark.django_db
 
 
-
 def test_list_and_event_pages_show_rounds_results_and_standings() -> None:
     t = event(name="Tuesday Swiss", rounds=1)
     entrants = pairs(t, 2)

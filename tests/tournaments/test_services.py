@@ -25,7 +25,6 @@ from tournaments.models import Entrant, EntrantStatus, Result, Round, Status, To
 pytestmark = pytest.mark.django_db
 
 
-
 def _games(t: Tournament, number: int) -> list[Game]:
     return list(
         Game.objects.filter(
