@@ -60,18 +60,21 @@ TOO_MANY = OpenApiResponse(
 
 
 def _since(request: Request) -> int:
+    """``since``, or the ``Last-Event-ID`` a reconnecting EventSource sends (with the URL it
+    first opened, ``since`` included): the later of the two, so a resumed stream never
+    repeats what the browser already has."""
+    since = _int_param(request, "since", -1, -1, 10**9)
+    assert since is not None
     last_id = request.headers.get("Last-Event-ID")
-    if request.query_params.get("since") is None and last_id and last_id.strip():
+    if last_id and last_id.strip():
         if not _DIGITS.fullmatch(last_id.strip()) or int(last_id) > 10**9:
             raise DomainError(
                 "bad_last_event_id",
                 "Last-Event-ID must be the id of an event this feed sent: a whole number.",
                 extra={"last_event_id": last_id[:40]},
             )
-        return int(last_id)
-    value = _int_param(request, "since", -1, -1, 10**9)
-    assert value is not None
-    return value
+        return max(since, int(last_id))
+    return since
 
 
 def _holder(request: Request) -> str:
@@ -105,7 +108,7 @@ class EventsView(APIView):
                 "Last-Event-ID",
                 str,
                 location=OpenApiParameter.HEADER,
-                description="Used as `since` when `since` is absent (a whole number).",
+                description="The last event id you have (a whole number): resumes after the later of it and `since`.",
             ),
         ],
         responses={
@@ -173,7 +176,7 @@ class EventStreamView(APIView):
                 "Last-Event-ID",
                 str,
                 location=OpenApiParameter.HEADER,
-                description="Sent by browsers on reconnection: resume after this seq.",
+                description="Sent by browsers on reconnection: resume after the later of it and `since`.",
             ),
         ],
         responses={
