@@ -201,6 +201,9 @@ BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
 # page never holds a sync worker); raise it when the web server's workers can afford to wait.
 GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+# How long (ms) the table page holds a finished trick on the felt before showing the next
+# lead when the next card comes at once (bots answer within a second).
+GAMES_TRICK_PAUSE_MS = env.int("GAMES_TRICK_PAUSE_MS", default=1500)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

@@ -38,8 +38,10 @@ DONE = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def _since(request: Request) -> int:
+    # A browser's EventSource reconnects to the same URL (its first ``since`` included) and
+    # says where it got to in Last-Event-ID: that wins, so a resumed stream has no repeats.
     last_id = request.headers.get("Last-Event-ID")
-    if request.query_params.get("since") is None and last_id and last_id.strip().isdigit():
+    if last_id and last_id.strip().isdigit():
         return int(last_id)
     value = _int_param(request, "since", -1, -1, 10**9)
     assert value is not None
