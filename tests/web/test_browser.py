@@ -65,7 +65,7 @@ def _check_pages(pages: list[Any], game: Game) -> None:
 def _try_illegal_card(page: Any, game: Game) -> bool:
     """Re-enable a card the engine forbids (as a tampered or stale page might) and play it:
     the page must show the engine's own message. False when no card is forbidden now."""
-    forbidden = page.locator(".hand button[data-card][disabled]")
+    forbidden = page.locator(".hand button[data-card][aria-disabled='true']")
     if forbidden.count() == 0:
         return False
     card = forbidden.first.get_attribute("data-card")
@@ -77,9 +77,20 @@ def _try_illegal_card(page: Any, game: Game) -> bool:
         expected = exc.message
     else:  # pragma: no cover - a disabled card must be illegal
         raise AssertionError(f"{card} was disabled but is legal")
-    page.evaluate(f"document.querySelector('.hand [data-card=\"{card}\"]').disabled = false")
-    page.click(f'.hand [data-card="{card}"]')
+    # On demand, the page tells why (in the engine's words), and the card's name says it too.
+    button = page.locator(f'.hand [data-card="{card}"]')
+    assert expected in (button.get_attribute("aria-label") or "")
+    button.click()
     notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == expected
+    assert Game.objects.get(pk=game.pk).move_count == game.move_count
+    page.evaluate(
+        f"(() => {{ const b = document.querySelector('.hand [data-card=\"{card}\"]');"
+        " b.removeAttribute('aria-disabled'); delete b.dataset.reason; }})()"
+    )
+    page.evaluate("document.getElementById('notice').hidden = true")
+    button.click()
     notice.wait_for(state="visible")
     assert notice.inner_text() == expected
     assert Game.objects.get(pk=game.pk).move_count == game.move_count  # nothing was written
@@ -94,7 +105,7 @@ def _play_one(page: Any, game: Game, *, keyboard: bool = False) -> None:
     elif page.locator(".bids button").count():
         target = page.locator(".bids button").first
     else:
-        target = page.locator(".hand button[data-card]:not([disabled])").first
+        target = page.locator(".hand button[data-card]:not([aria-disabled='true'])").first
     if keyboard:
         # Reach the choice from the keyboard (Shift+Tab, Tab), so focus shows as it does
         # for a keyboard user, then choose it with Enter.
