@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (no CDN)
     "django_filters",
     "accounts",
     "games",
@@ -134,6 +135,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page works offline and behind strict networks: its scripts are our static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": ["me", "player", "bot", "open"],

@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.templatetags.static import static
+from django.views.generic import RedirectView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -7,6 +9,7 @@ from backalley_site.views import healthz, home, rules
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),

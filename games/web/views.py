@@ -7,6 +7,8 @@ them to the JSON API (``/api/v1/games/<id>/moves/``) like any other client.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from decimal import Decimal
 from typing import Any
 
@@ -15,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
@@ -184,6 +186,13 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
     return redirect("my-games")
 
 
+@functools.cache
+def _async_feed() -> bool:
+    """Whether the event feed is served by async views (then streams and waits are cheap)."""
+    stream = resolve(reverse("games-api:game-events-stream", kwargs={"public_id": "g_x"}))
+    return inspect.iscoroutinefunction(stream.func)
+
+
 def _result(a: _Access, t: present.TableView) -> dict[str, Any] | None:
     """The end-of-game panel: totals, winner, each seat's rating change, links, rematch."""
     if a.game.status != GameStatus.FINISHED:
@@ -239,9 +248,12 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
-        # Seconds a page's poll of the event feed may wait for news. 0: short polls, so an
-        # open page never holds one of a few sync workers; raise it for async/threaded servers.
-        "poll_wait": getattr(settings, "GAMES_PAGE_POLL_WAIT", 0),
+        # How the page follows the game: server-sent events where the feed is served by
+        # async views (a waiting client costs a coroutine), else polls of the event feed
+        # that wait ``poll_wait`` seconds for news (0: short polls, which never hold one of
+        # a few sync workers).
+        "stream": _async_feed(),
+        "poll_wait": max(settings.GAMES_PAGE_POLL_WAIT, 25 if _async_feed() else 0),
     }
 
 

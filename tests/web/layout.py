@@ -51,6 +51,8 @@ def in_viewport(page: Any, selector: str) -> bool:
 def phone_context(browser: Any, signed_in: Any, base: str) -> Any:
     """A phone-sized context with the same session as ``signed_in``."""
     ctx = browser.new_context(**PHONE)
-    ctx.add_cookies([c for c in signed_in.cookies() if base.split("//")[1].split(":")[0] in c["domain"]])
+    ctx.add_cookies(
+        [c for c in signed_in.cookies() if base.split("//")[1].split(":")[0] in c["domain"]]
+    )
     ctx.set_default_timeout(30_000)
     return ctx

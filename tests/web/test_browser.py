@@ -51,7 +51,11 @@ def _check_pages(pages: list[Any], game: Game) -> None:
     hands = _hands(game)
     for seat, page in enumerate(pages):
         page.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
-        html = page.content()
+        # The page without its explanations of the rules (which name the Bloopers in general).
+        html = page.evaluate(
+            "(() => { const c = document.documentElement.cloneNode(true);"
+            " c.querySelectorAll('.tip-text').forEach(e => e.remove()); return c.outerHTML; })()"
+        )
         shown = shown_cards(html)
         assert hands[seat] <= shown, f"seat {seat} does not see its own hand"
         hidden = set().union(*(hands[s] for s in range(4) if s != seat))
@@ -80,14 +84,15 @@ def _try_illegal_card(page: Any, game: Game) -> bool:
     # On demand, the page tells why (in the engine's words), and the card's name says it too.
     button = page.locator(f'.hand [data-card="{card}"]')
     assert expected in (button.get_attribute("aria-label") or "")
-    button.click()
+    button.click(force=True)  # a tap on a card that may not be played asks why
     notice = page.locator("#notice")
     notice.wait_for(state="visible")
     assert notice.inner_text() == expected
     assert Game.objects.get(pk=game.pk).move_count == game.move_count
     page.evaluate(
-        f"(() => {{ const b = document.querySelector('.hand [data-card=\"{card}\"]');"
-        " b.removeAttribute('aria-disabled'); delete b.dataset.reason; }})()"
+        "code => { const b = document.querySelector(`.hand [data-card='${code}']`);"
+        " b.removeAttribute('aria-disabled'); delete b.dataset.reason; }",
+        card,
     )
     page.evaluate("document.getElementById('notice').hidden = true")
     button.click()

@@ -17,7 +17,9 @@
   var boardUrl = root.dataset.board;
   var seat = root.dataset.seat;
   var pauseMs = parseInt(root.dataset.pause || "1500", 10);
-  var pollWait = Math.max(parseInt(root.dataset.wait || "0", 10), 25);
+  var pollWait = parseInt(root.dataset.wait || "0", 10);
+  // Streams only from a feed that can hold them (async views); else long polls.
+  var streams = root.dataset.stream === "1" && !!window.EventSource;
   var seatQuery = seat === "" ? "" : "seat=" + encodeURIComponent(seat);
   var csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
   var notice = document.getElementById("notice");
@@ -292,7 +294,13 @@
       source.addEventListener(t, onEvent);
     });
     source.onmessage = onEvent;
-    source.onopen = function () { doneSeq = curSeq; failures = 0; };
+    var opened = false;
+    source.onopen = function () { opened = true; doneSeq = curSeq; failures = 0; };
+    // A stream that does not open at once is being held back on the way (a buffering proxy
+    // or server): follow by long polls instead.
+    setTimeout(function () {
+      if (!opened && !heard) { source.close(); followPoll(); }
+    }, 5000);
     source.onerror = function () {
       if (finished() && !queue.length) { source.close(); return; }
       failures += 1;
@@ -303,6 +311,7 @@
     window.addEventListener("pagehide", function () { source.close(); });
   }
 
+  var quiet = 0;
   function followPoll() {
     if (finished()) return;
     var since = status() === "waiting" ? -1 : curSeq;
@@ -314,12 +323,15 @@
       })
       .then(function (data) {
         if (status() === "waiting" && data.status !== "waiting") return refresh().then(function () { return "started"; });
-        if (data.events && data.events.length) enqueue(data.events);
+        if (data.events && data.events.length) { quiet = 0; enqueue(data.events); return null; }
+        // A server that cannot hold a waiting request (wait = 0) is asked again after a
+        // growing rest; with wait > 0 the next long poll starts at once.
+        if (pollWait === 0) { quiet = Math.min(quiet + 1, 5); return sleep(quiet * 1000); }
         return null;
       }, function () { return sleep(5000); })
       .then(function (started) {
         // Once a waiting game starts, follow it by its stream where the browser can.
-        if (started && window.EventSource && status() === "active") followStream(); else followPoll();
+        if (started && streams && status() === "active") followStream(); else followPoll();
       });
   }
 
@@ -474,6 +486,6 @@
   showTurnInTitle();
   awaitRatings();
   if (!finished()) {
-    if (window.EventSource && status() !== "waiting") followStream(); else followPoll();
+    if (streams && status() !== "waiting") followStream(); else followPoll();
   }
 })();
