@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
-from django.views.generic import RedirectView
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backalley_site.views import healthz, home, rules
