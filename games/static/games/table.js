@@ -280,11 +280,13 @@
 
   function finished() { var st = status(); return st === "finished" || st === "aborted"; }
 
-  function followStream() {
+  function followStream() { reopen(0); }
+
+  function reopen(failuresSoFar) {
     var url = api + "events/stream/?since=" + curSeq + "&timeout=3600" + (seatQuery ? "&" + seatQuery : "");
     var source = new EventSource(url, { withCredentials: true });
     var heard = false;
-    var failures = 0;
+    var failures = failuresSoFar;
     function onEvent(e) {
       heard = true;
       failures = 0;
@@ -295,18 +297,22 @@
     });
     source.onmessage = onEvent;
     var opened = false;
-    source.onopen = function () { opened = true; doneSeq = curSeq; failures = 0; };
+    source.onopen = function () { opened = true; doneSeq = curSeq; };
     // A stream that does not open at once is being held back on the way (a buffering proxy
     // or server): follow by long polls instead.
     setTimeout(function () {
       if (!opened && !heard) { source.close(); followPoll(); }
     }, 5000);
     source.onerror = function () {
-      if (finished() && !queue.length) { source.close(); return; }
+      // A cut stream resumes from the last event id this page handled (the feed's `since`
+      // wins over the Last-Event-ID that EventSource would resend with the first URL), so
+      // nothing is repeated or lost; one that keeps failing before any event falls back to
+      // long polls.
+      source.close();
+      if (finished() && !queue.length) return;
       failures += 1;
-      // EventSource retries by itself (sending Last-Event-ID); a feed that keeps failing
-      // before any event (a proxy that buffers streams, say) falls back to long polls.
-      if (!heard && failures >= 3) { source.close(); followPoll(); }
+      if (!heard && failures >= 3) { followPoll(); return; }
+      sleep(Math.min(1000 * failures, 5000)).then(function () { reopen(failures); });
     };
     window.addEventListener("pagehide", function () { source.close(); });
   }
