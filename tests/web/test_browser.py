@@ -124,7 +124,11 @@ def _play_one(page: Any, game: Game, *, keyboard: bool = False) -> None:
     else:
         target.click()
     # The move is posted in the background: its page shows the next seq once it landed.
-    page.locator(f'#board[data-seq="{game.move_count + 1}"]').wait_for()
+    try:
+        page.locator(f'#board[data-seq="{game.move_count + 1}"]').wait_for()
+    except Exception:
+        (OUT / "debug.html").write_text(page.content())
+        raise
 
 
 def _sign_in(page: Any, live_server: Any, username: str) -> None:

@@ -389,6 +389,8 @@
           b.setAttribute("aria-disabled", "true");
         });
         var seqNow = data.move && data.move.seq;
+        // The feed may have brought this move (and its answers) while it was on its way.
+        if (seqNow && curSeq >= seqNow && !queue.length && !pumping) return refresh();
         return sleep(3000).then(function () {
           if (seqNow && boardSeq() < seqNow && !queue.length && !pumping) return refresh();
         });
