@@ -116,6 +116,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Each view declares its scopes once (`scopes = READ`, ...): accounts/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.DeclaredScopes"],
 }
 
 SPECTACULAR_SETTINGS = {
