@@ -43,6 +43,9 @@ class Player(models.Model):
         help_text="The user who owns this bot; empty for people.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A bot deleted by its owner after it played: kept for its games' records and its name,
+    # but it can no longer be seated, invited or use a token.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -130,7 +130,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         set_rollback()
         extra = getattr(exc, "extra", None) or {}
         status = exc.http_status  # type: ignore[attr-defined]
-        return Response(error_body(exc.code, str(exc.message), extra), status=status)  # type: ignore[attr-defined]
+        headers = {"Retry-After": str(extra["retry_after"])} if "retry_after" in extra else None
+        return Response(
+            error_body(exc.code, str(exc.message), extra),  # type: ignore[attr-defined]
+            status=status,
+            headers=headers,
+        )
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, django_exceptions.PermissionDenied):

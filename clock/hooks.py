@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from games import hooks as game_hooks
+from games import invitation_hooks
 
 logger = logging.getLogger(__name__)
 
@@ -20,6 +21,15 @@ def follow_game(event: game_hooks.GameEvent) -> None:
     clock_sync(game_id=event.game_id)
 
 
+def notify_invitation(event: invitation_hooks.InvitationEvent) -> None:
+    """Tell the invitee (or the invited bot's owner) of an invitation, and the inviter of
+    the answer, in the app and by e-mail as their preferences allow."""
+    from clock.invitations import invitation_notify
+
+    invitation_notify(event)
+
+
 def install() -> None:
     game_hooks.on_game_started(follow_game)
     game_hooks.on_move_committed(follow_game)
+    invitation_hooks.on_invitation(notify_invitation)

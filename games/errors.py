@@ -98,3 +98,44 @@ class IdempotencyKeyReused(DomainError):
 class BadIdempotencyKey(DomainError):
     code = "bad_idempotency_key"
     http_status = 400
+
+
+class PlayerRetired(DomainError):
+    """The player (a bot its owner deleted) no longer takes seats."""
+
+    code = "player_retired"
+    http_status = 409
+
+
+class InvitationNotFound(DomainError):
+    code = "invitation_not_found"
+    http_status = 404
+
+
+class InvitationClosed(DomainError):
+    """Answered already, expired, or its game no longer waits for players."""
+
+    code = "invitation_closed"
+    http_status = 409
+
+
+class AlreadyInvited(DomainError):
+    code = "already_invited"
+    http_status = 409
+
+
+class CreatorNotSeated(DomainError):
+    """A new game seats its creator or one of the creator's bots."""
+
+    code = "creator_not_seated"
+    http_status = 409
+
+
+class TooManyWaitingGames(DomainError):
+    code = "too_many_waiting_games"
+    http_status = 409
+
+
+class TooManyNewGames(DomainError):
+    code = "too_many_new_games"
+    http_status = 429
