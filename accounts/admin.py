@@ -8,8 +8,8 @@ from accounts.models import ApiToken, Player
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "is_bot", "user", "owner", "created_at"]
-    list_filter = ["is_bot"]
+    list_display = ["name", "is_bot", "is_house", "user", "owner", "created_at"]
+    list_filter = ["is_bot", "is_house"]
     search_fields = ["name", "user__username", "owner__username"]
     raw_id_fields = ["user", "owner"]
     readonly_fields = ["created_at"]

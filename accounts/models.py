@@ -18,6 +18,10 @@ validate_player_name = RegexValidator(
 class Player(models.Model):
     """A seat-taker: a person (``user`` set) or a bot (``is_bot``, with an ``owner``).
 
+    A *house* bot (``is_house``) is a system player: one of the club's own hosted bots,
+    owned by the system user. No person sees its hand, so several may sit at one rated
+    table; they are rated like anyone.
+
     Names are unique ignoring case (a functional unique index on ``lower(name)``) so that
     "Alice" and "alice" can never both exist and look-ups by name can be case-insensitive.
     """
@@ -42,6 +46,9 @@ class Player(models.Model):
         related_name="bot_players",
         help_text="The user who owns this bot; empty for people.",
     )
+    is_house = models.BooleanField(
+        default=False, help_text="One of the club's own bots (a system player)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # A bot deleted by its owner after it played: kept for its games' records and its name,
     # but it can no longer be seated, invited or use a token.
@@ -50,6 +57,10 @@ class Player(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("name"), name="player_name_ci_unique"),
+            models.CheckConstraint(
+                condition=models.Q(is_house=False) | models.Q(is_bot=True),
+                name="player_house_is_bot",
+            ),
             # A person has a user and no owner; a bot has an owner and no user.
             models.CheckConstraint(
                 condition=(

@@ -34,6 +34,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to the club, {user.player.name}!")
+            request.session["greeted"] = True  # the home page then says no second hello
             return redirect(_next_url(request) or "home")
     return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
 

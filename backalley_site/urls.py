@@ -2,11 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from backalley_site.views import healthz, home
+from backalley_site.views import healthz, home, rules
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
+    path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
     path("admin/", admin.site.urls),

@@ -11,7 +11,15 @@ from backalley_site.errors import error_body
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    from games.web.views import bots_choices  # the one-click form against house bots
+
+    greeted = bool(request.session.pop("greeted", False))
+    return render(request, "home.html", {"greeted": greeted, "bots": bots_choices()})
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules of Back Alley for players, in plain words with examples."""
+    return render(request, "rules.html")
 
 
 @never_cache

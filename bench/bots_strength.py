@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.strategies import get_strategy  # noqa: E402
-from games.strategies.arena import ArenaResult, PairResult, Timings, run_arena  # noqa: E402
-from games.strategies.stats import percentile  # noqa: E402
+from bots.strategies import get_strategy  # noqa: E402
+from bots.strategies.arena import ArenaResult, PairResult, Timings, run_arena  # noqa: E402
+from bots.strategies.stats import percentile  # noqa: E402
 
 PAIRS = int(os.environ.get("BENCH_PAIRS", "300"))
 STRONG_PAIRS = int(os.environ.get("BENCH_STRONG_PAIRS", "300"))

@@ -6,7 +6,7 @@
 2. The ladder page with P players: p50/p95 render time through Django's test client
    (target p50 <= 50 ms) and its query count; the same for a deep page, a player page and
    the standings API.
-3. Predictive power: bots of three strengths play arena games (games.strategies.arena);
+3. Predictive power: bots of three strengths play arena games (bots.strategies.arena);
    ratings are fitted on the first games and predict the held-out rest. Prints the mean
    log loss with its 95% interval (target: below a coin's ln 2 = 0.693).
 
@@ -285,7 +285,7 @@ class NoisyHeuristic:
     """The heuristic, but a random legal action with probability `noise`: a middle strength."""
 
     def __init__(self, noise: float) -> None:
-        from games.strategies import get_strategy
+        from bots.strategies import get_strategy
 
         self.noise = noise
         self.inner = get_strategy("heuristic")
@@ -301,13 +301,13 @@ BOTS = ["random"] * 3 + ["noisy"] * 3 + ["heuristic"] * 3  # nine bots, three st
 
 
 def _strategy(kind: str):  # type: ignore[no-untyped-def]
-    from games.strategies import get_strategy
+    from bots.strategies import get_strategy
 
     return NoisyHeuristic(0.5) if kind == "noisy" else get_strategy(kind)
 
 
 def _arena_game(job: tuple[int, tuple[int, int, int, int]]) -> tuple[int, tuple[int, int]]:
-    from games.strategies.arena import pair_seed, play_game
+    from bots.strategies.arena import pair_seed, play_game
 
     index, seats = job
     strategies = tuple(_strategy(BOTS[b]) for b in seats)
@@ -315,7 +315,7 @@ def _arena_game(job: tuple[int, tuple[int, int, int, int]]) -> tuple[int, tuple[
 
 
 def bench_predictive(n_games: int, held_out: float = 1 / 3, seed: int = 7) -> None:
-    from games.strategies.stats import mean_ci
+    from bots.strategies.stats import mean_ci
     from ladder.ledger import GameResult, Ledger
     from ladder.rating import expected_score, team_rating
 

@@ -1,9 +1,9 @@
 """How a hosted bot (and the house substitute for a faulty webhook bot) picks its action.
 
-One small interface over the built-in strategies of ``games.strategies``, so the task code
+One small interface over the built-in strategies of ``bots.strategies``, so the task code
 never depends on how a strategy is written: :func:`choose_action` takes the engine state
 and the seat and returns a legal action int. Strategies see only what the seat may see;
-that guarantee lives in ``games.strategies`` (they decide from the seat's knowledge only).
+that guarantee lives in ``bots.strategies`` (they decide from the seat's knowledge only).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from backalley_site.errors import DomainError
-from games import strategies
+from bots import strategies
 
 HOUSE_STRATEGY = "heuristic"
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from accounts.services import bot_player_create, player_name_check
 from backalley_site.errors import DomainError
+from backalley_site.text import clean_text
 from bots import brain, netguard, signing, webhook
-from bots.models import Bot, BotFault, BotKind, BotStatus
+from bots.models import Bot, BotFault, BotKind, BotStatus, FaultKind
 
 
 class WebhookPingFailed(DomainError):
@@ -206,10 +207,14 @@ def fault_record(
     Returns None when this turn's fault was already logged (a redelivered task).
     """
     limit = int(getattr(settings, "BOTS_MAX_CONSECUTIVE_FAULTS", 5))
+    if kind not in FaultKind.values:
+        kind = FaultKind.MALFORMED
+    # The detail quotes the bot's answer: no NUL (PostgreSQL refuses it) or control characters.
+    detail = clean_text(detail, max_length=BotFault._meta.get_field("detail").max_length or 500)
     try:
         with transaction.atomic():
             fault = BotFault.objects.create(
-                bot_id=bot_id, kind=kind, detail=detail[:500], game_id=game_id, seq=seq
+                bot_id=bot_id, kind=kind, detail=detail, game_id=game_id, seq=seq
             )
             Bot.objects.filter(pk=bot_id).update(consecutive_faults=F("consecutive_faults") + 1)
             Bot.objects.filter(

@@ -13,15 +13,14 @@ from datetime import timedelta
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db.models import F, Q
 from django.utils import timezone
 
 from bots import brain, selectors, services, webhook
-from bots.models import Bot, BotKind, BotStatus
+from bots.models import Bot, BotKind, BotStatus, FaultKind
 from games import statecache
 from games.engine.actions import action_str
 from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
-from games.models import Game, GameStatus, SubmittedBy
+from games.models import Game, SubmittedBy
 from games.services import move_submit
 
 logger = logging.getLogger(__name__)
@@ -47,28 +46,59 @@ def turn_payload(game: Game, seat: int, state: Any, deadline_s: float) -> dict[s
 
 
 def _webhook_action(bot: Bot, game: Game, seat: int, state: Any) -> int | None:
-    """The webhook's legal answer, or None after recording the fault."""
-    timeout_s = webhook.turn_timeout_s()
-    payload = turn_payload(game, seat, state, timeout_s)
+    """The webhook's legal answer, or None after recording the fault.
+
+    Whatever the webhook answers, and whatever fails while we read it or log it, this
+    returns: the turn then ends with the house move, so no answer can stall a game.
+    """
     try:
+        timeout_s = webhook.turn_timeout_s()
+        payload = turn_payload(game, seat, state, timeout_s)
         reply = webhook.post_signed(
             bot.webhook_url, services.bot_secret(bot), payload, timeout_s=timeout_s
         )
         action = webhook.parse_answer(reply.body, state.legal_actions())
+    except SoftTimeLimitExceeded:
+        raise
     except webhook.WebhookFault as fault:
         logger.info(
             "bot %s fault %s at %s#%s", bot.player.name, fault.kind, game.pk, game.move_count
         )
-        services.fault_record(
-            bot_id=bot.pk,
-            kind=fault.kind,
-            detail=fault.detail,
-            game_id=game.pk,
-            seq=game.move_count,
-        )
+        _record_fault(bot, game, fault.kind, fault.detail)
         return None
-    services.fault_streak_reset(bot_id=bot.pk)
+    except Exception:
+        logger.exception("webhook turn of bot %s failed at %s#%s", bot.pk, game.pk, game.move_count)
+        _record_fault(bot, game, FaultKind.MALFORMED, "The answer could not be read.")
+        return None
+    try:
+        services.fault_streak_reset(bot_id=bot.pk)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        logger.exception("could not reset the fault streak of bot %s", bot.pk)
     return action
+
+
+def _record_fault(bot: Bot, game: Game, kind: str, detail: str) -> None:
+    """Best effort: a fault log that cannot be written must not keep the turn from ending."""
+    try:
+        services.fault_record(
+            bot_id=bot.pk, kind=kind, detail=detail, game_id=game.pk, seq=game.move_count
+        )
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        logger.exception("could not record a %s fault of bot %s at %s", kind, bot.pk, game.pk)
+
+
+def _house_action(game: Game, seat: int, state: Any, seed: int) -> int:
+    try:
+        return brain.choose_action(brain.HOUSE_STRATEGY, {}, state.clone(), seat, seed)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        logger.exception("house strategy failed at %s#%s", game.pk, game.move_count)
+        return random.Random(seed).choice(state.legal_actions())
 
 
 def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
@@ -88,28 +118,7 @@ def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
         if action is not None:
             return action, "bot"
     # A fault, or a suspended/disabled webhook bot: the house strategy plays so the game goes on.
-    return brain.choose_action(brain.HOUSE_STRATEGY, {}, state.clone(), seat, seed), "system"
-
-
-STALL_AFTER_S = 30.0
-SWEEP_LIMIT = 500
-
-
-def stalled_turns(*, older_than_s: float = STALL_AFTER_S) -> list[tuple[int, int]]:
-    """(game id, seq) of active games whose hosted or webhook bot has not moved for a while."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_s)
-    games = (
-        Game.objects.filter(
-            status=GameStatus.ACTIVE,
-            to_act__isnull=False,
-            seats__position=F("to_act"),
-            seats__player__bot__kind__in=[BotKind.HOSTED, BotKind.WEBHOOK],
-        )
-        .filter(Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff))
-        .order_by("last_move_at")
-        .values_list("pk", "move_count")[:SWEEP_LIMIT]
-    )
-    return list(games)
+    return _house_action(game, seat, state, seed), "system"
 
 
 def play_turn(*, game_id: int, expected_seq: int) -> str:

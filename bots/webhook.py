@@ -9,15 +9,18 @@ changes between the check and the connection cannot steer the call to a private 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from django.conf import settings
 
+from backalley_site.text import clean_text
 from bots import netguard, signing
 from bots.models import FaultKind
 from games.engine.actions import action_from_json, action_str, parse_action
@@ -25,13 +28,15 @@ from games.engine.errors import EngineError
 
 MAX_ANSWER_BYTES = 16 * 1024
 USER_AGENT = "BackAlleyClub-Webhook/1"
+_T = TypeVar("_T")
 
 
 class WebhookFault(Exception):
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(detail)
         self.kind = kind
-        self.detail = detail[:500]
+        # Details quote what the bot answered: cleaned before they are logged or stored.
+        self.detail = clean_text(detail, max_length=500)
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,12 @@ def _pinned_request(checked: netguard.CheckedUrl) -> tuple[str, dict[str, str], 
 def post_signed(
     url: str, secret: str, payload: dict[str, Any], *, timeout_s: float
 ) -> WebhookReply:
-    """POST ``payload`` signed; return the JSON object answered, or raise a WebhookFault."""
+    """POST ``payload`` signed; return the JSON object answered, or raise a WebhookFault.
+
+    ``timeout_s`` bounds the whole exchange (connecting, sending, the headers and every byte
+    of the answer), not each read: a server that drips its answer cannot hold the turn.
+    The answer is read with a cap and never decompressed, so its size cannot exhaust memory.
+    """
     try:
         checked = netguard.check_url(url)
     except netguard.WebhookUrlError as exc:
@@ -73,43 +83,71 @@ def post_signed(
     body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
     headers = signing.signed_headers(secret, body)
     headers["User-Agent"] = USER_AGENT
+    headers["Accept-Encoding"] = "identity"
     pinned_url, host_header, extensions = _pinned_request(checked)
     headers.update(host_header)
-    timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 1.0))
     started = time.monotonic()
     try:
-        with (
-            httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client,
-            client.stream(
-                "POST", pinned_url, content=body, headers=headers, extensions=extensions
-            ) as response,
-        ):
-            raw = b""
-            for chunk in response.iter_bytes():
-                raw += chunk
-                if len(raw) > MAX_ANSWER_BYTES:
-                    raise WebhookFault(FaultKind.MALFORMED, "The answer is too large.")
-                if time.monotonic() - started > timeout_s:
-                    raise WebhookFault(FaultKind.TIMEOUT, f"No answer within {timeout_s:g} s.")
-            status = response.status_code
-    except httpx.TimeoutException as exc:
+        status, raw = _run_with_deadline(
+            _exchange(pinned_url, headers, body, extensions, timeout_s), timeout_s
+        )
+    except (TimeoutError, httpx.TimeoutException) as exc:
         raise WebhookFault(FaultKind.TIMEOUT, f"No answer within {timeout_s:g} s.") from exc
     except httpx.HTTPError as exc:
         raise WebhookFault(FaultKind.UNREACHABLE, f"{type(exc).__name__}: {exc}") from exc
     elapsed = time.monotonic() - started
-    if elapsed > timeout_s:
-        raise WebhookFault(
-            FaultKind.TIMEOUT, f"Answered after {elapsed:.2f} s (> {timeout_s:g} s)."
-        )
     if not 200 <= status < 300:
         raise WebhookFault(FaultKind.HTTP_STATUS, f"Answered HTTP {status}.")
+    return WebhookReply(body=read_answer(raw), elapsed_s=elapsed)
+
+
+async def _exchange(
+    url: str, headers: dict[str, str], body: bytes, extensions: dict[str, Any], timeout_s: float
+) -> tuple[int, bytes]:
+    timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 1.0))
+    async with (
+        httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+        client.stream("POST", url, content=body, headers=headers, extensions=extensions) as resp,
+    ):
+        raw = bytearray()
+        # Raw bytes: a compressed answer is not inflated (it is then simply not JSON).
+        async for chunk in resp.aiter_raw():
+            raw += chunk
+            if len(raw) > MAX_ANSWER_BYTES:
+                raise WebhookFault(
+                    FaultKind.MALFORMED, f"The answer is larger than {MAX_ANSWER_BYTES} bytes."
+                )
+        return resp.status_code, bytes(raw)
+
+
+def _run_with_deadline(coro: Coroutine[Any, Any, _T], timeout_s: float) -> _T:
+    """Run ``coro`` to completion or cancel it after ``timeout_s`` (``TimeoutError``).
+
+    The web and worker code calling this is synchronous; should an event loop already run in
+    this thread, the exchange gets a thread of its own rather than nesting loops.
+    """
+
+    async def bounded() -> _T:
+        async with asyncio.timeout(timeout_s):
+            return await coro
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(bounded())
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, bounded()).result()
+
+
+def read_answer(raw: bytes) -> dict[str, Any]:
+    """The JSON object in ``raw``; any other bytes (bad encoding, too deep) are a fault."""
     try:
         answer = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise WebhookFault(FaultKind.MALFORMED, "The answer is not JSON.") from exc
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise WebhookFault(FaultKind.MALFORMED, "The answer is not JSON (UTF-8).") from exc
     if not isinstance(answer, dict):
         raise WebhookFault(FaultKind.MALFORMED, "The answer is not a JSON object.")
-    return WebhookReply(body=answer, elapsed_s=elapsed)
+    return answer
 
 
 def parse_answer(answer: dict[str, Any], legal: Iterable[int]) -> int:
@@ -124,8 +162,9 @@ def parse_answer(answer: dict[str, Any], legal: Iterable[int]) -> int:
             action = action_from_json(value)
         else:
             raise WebhookFault(FaultKind.MALFORMED, 'The "action" is neither text nor an object.')
-    except EngineError as exc:
-        raise WebhookFault(FaultKind.MALFORMED, f"Not an action: {exc.message}") from exc
+    except (EngineError, TypeError, ValueError) as exc:
+        reason = exc.message if isinstance(exc, EngineError) else "unreadable"
+        raise WebhookFault(FaultKind.MALFORMED, f"Not an action: {reason}") from exc
     legal_set = set(legal)
     if action not in legal_set:
         raise WebhookFault(

@@ -47,7 +47,7 @@ def invitation_lifetime() -> timedelta:
 
 
 def is_house(player: Player) -> bool:
-    return bool(getattr(player, "is_house", False))
+    return player.is_house
 
 
 def seated_at_once(*, creator: Player, player: Player) -> bool:

@@ -60,6 +60,11 @@ def ladder_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+def how_ratings_work(request: HttpRequest) -> HttpResponse:
+    """docs/ratings.md in players' words."""
+    return render(request, "ladder/how_ratings_work.html")
+
+
 def pairs_page(request: HttpRequest) -> HttpResponse:
     provisional = _flag(request, "provisional")
     qs = selectors.pair_standings(include_provisional=provisional)

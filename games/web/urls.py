@@ -13,6 +13,7 @@ urlpatterns = [
         views.answer_invitation,
         name="invitation-answer",
     ),
+    path("play-bots/", views.play_bots, name="play-bots"),
     path("<str:public_id>/", views.table, name="game-table"),
     path("<str:public_id>/board/", views.board, name="game-board"),
     path("<str:public_id>/join/", views.join, name="game-join"),

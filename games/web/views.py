@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
+from bots import house
 from clock.selectors import clock_info
 from games import invitations, selectors, services
 from games.errors import GameNotFound
@@ -97,6 +98,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
             ][:30],
             "invitations": list(selectors.invitations_for(user=request.user)[:50]),
+            "bots": bots_choices(),
         },
     )
 
@@ -150,6 +152,30 @@ def new_game(request: HttpRequest) -> HttpResponse:
         "games/new_game.html",
         {"form": form, "me": me, "names": _name_suggestions(), "nav": "new"},
     )
+
+
+def bots_choices() -> dict[str, Any]:
+    """The one-click form's choices: the house bots' strengths."""
+    return {"strengths": list(house.STRENGTHS.values()), "default": house.DEFAULT_STRENGTH}
+
+
+@login_required
+@require_POST
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """One click: the signed-in player against three house bots of the chosen strength
+    (rated unless the form says otherwise), through the game creation service."""
+    me = player_for_user(request.user)
+    strength = request.POST.get("strength", house.DEFAULT_STRENGTH)
+    rated = request.POST.get("rated", "on") not in ("", "0", "off", "false")
+    try:
+        bots = house.house_players(strength=strength)
+        game = invitations.game_create_inviting(
+            creator=me, seats=[me, *bots], options={"rated": rated}
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("home" if request.POST.get("back") == "home" else "my-games")
+    return redirect("game-table", public_id=game.public_id)
 
 
 @login_required

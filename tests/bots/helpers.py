@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -17,8 +18,10 @@ from games.models import Game
 from games.services import game_create
 from tests.factories import PlayerFactory, UserFactory
 
-# A behaviour gets the decoded request and returns (status, body bytes, delay in seconds).
-Behaviour = Callable[[dict[str, Any]], tuple[int, bytes, float]]
+# A behaviour gets the decoded request and returns (status, body, delay in seconds). The body
+# is bytes, or a function that writes the whole raw HTTP answer itself (status line included).
+RawAnswer = Callable[[BaseHTTPRequestHandler], None]
+Behaviour = Callable[[dict[str, Any]], tuple[int, "bytes | RawAnswer", float]]
 
 
 def first_legal(payload: dict[str, Any]) -> tuple[int, bytes, float]:
@@ -70,6 +73,12 @@ class WebhookServer:
                 status, answer, delay = owner.behaviour(payload)
                 if delay:
                     time.sleep(delay)
+                if callable(answer):
+                    # The caller may stop reading (a size or deadline test).
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                        answer(self)
+                    self.close_connection = True
+                    return
                 self._send(status, answer)
 
             def _send(self, status: int, answer: bytes) -> None:

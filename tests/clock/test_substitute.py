@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bots import strategies
 from clock import substitute
-from games import strategies
 from games.engine.state import GameState
 
 SEED = "ab" * 32

@@ -6,17 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.state import GameState
-from games.strategies import (
+from bots.strategies import (
     STRATEGIES,
     available,
     choose_action,
     get_strategy,
     validate_params,
 )
-from games.strategies.arena import play_deal
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.strong import StrongStrategy, _distinct_cards
+from bots.strategies.arena import play_deal
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.strong import StrongStrategy, _distinct_cards
+from games.engine.state import GameState
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
@@ -74,7 +74,7 @@ def test_a_seed_makes_the_choice_reproducible() -> None:
 
 
 def test_equivalent_cards_are_tried_once() -> None:
-    from tests.strategies.helpers import act, deal
+    from tests.bots.strategies.helpers import act, deal
 
     d = deal(["9S TS JS 2D", "2S 4D 5D 6D", "KS 3S 8D 7D", "5S 6S 7S AD"], "2H")
     act(d, "1", "1", "1", "1", "2D", "4D", "8D", "AD", "5S")
@@ -132,7 +132,7 @@ def test_strategies_import_without_django() -> None:
     import sys
 
     code = (
-        "import sys; import games.strategies, games.strategies.arena; "
+        "import sys; import bots.strategies, bots.strategies.arena; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework', 'celery')]; "
         "assert not bad, bad"
     )

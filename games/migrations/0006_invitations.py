@@ -7,8 +7,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0003_player_retired_at"),
-        ("games", "0003_game_snapshot_seq"),
+        ("accounts", "0004_player_retired_at"),
+        ("games", "0005_outbox_events"),
     ]
 
     operations = [

@@ -5,13 +5,13 @@ from typing import Any
 
 import pytest
 
+from bots.strategies import choose_action, get_strategy
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.sampling import bid_fit, sample_hands, world_from_hands
 from games.engine.cards import JOKERS_MASK, SUIT_MASKS, TRUMP_MASKS, parse_card
 from games.engine.shuffle import JokerSwap
 from games.engine.state import GameState
-from games.strategies import choose_action, get_strategy
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.sampling import bid_fit, sample_hands, world_from_hands
-from tests.strategies.helpers import act, deal, knowledge
+from tests.bots.strategies.helpers import act, deal, knowledge
 
 SEED = "5e" * 32
 
@@ -212,7 +212,7 @@ def test_guesses_are_weighed_by_how_well_they_explain_the_bids() -> None:
 
 
 def test_the_fallback_matching_meets_every_constraint_or_says_none_exists() -> None:
-    from games.strategies.sampling import _matching
+    from bots.strategies.sampling import _matching
 
     # Three cards, bins 0 and 1 of room 1, the stock (3) of room 1; card 7 fits only bin 1.
     options = [(5, [0, 1, 3]), (6, [1, 3]), (7, [1])]

@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bots.strategies.base import HeuristicStrategy, RandomStrategy, Strategy
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.strong import StrongStrategy
 from games.engine.state import GameState
-from games.strategies.base import HeuristicStrategy, RandomStrategy, Strategy
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.strong import StrongStrategy
 
 # name -> {param: (default, validator returning the clean value or raising ValueError)}
 _Param = tuple[Any, Callable[[str, Any], Any]]

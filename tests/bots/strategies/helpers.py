@@ -1,10 +1,10 @@
 """Helpers for strategy tests: deals from readable hands and the knowledge of one seat."""
 
+from bots.strategies.base import heuristic_action
+from bots.strategies.knowledge import SeatKnowledge
 from games.engine.actions import action_str, parse_action
 from games.engine.cards import card_mask, parse_card
 from games.engine.deal import DealState
-from games.strategies.base import heuristic_action
-from games.strategies.knowledge import SeatKnowledge
 
 
 def hand(text: str) -> int:

@@ -10,9 +10,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from games.strategies import STRATEGIES, get_strategy
-from games.strategies.arena import MODES, ArenaResult, PairResult, Timings, run_arena
-from games.strategies.stats import percentile
+from bots.strategies import STRATEGIES, get_strategy
+from bots.strategies.arena import MODES, ArenaResult, PairResult, Timings, run_arena
+from bots.strategies.stats import percentile
 
 
 def _params(text: str, which: str) -> dict[str, Any]:

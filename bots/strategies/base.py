@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from bots.strategies.heuristic import choose_bid, choose_card
+from bots.strategies.knowledge import SeatKnowledge
 from games.engine.cards import card_mask
 from games.engine.deal import BIDDING
-from games.strategies.heuristic import choose_bid, choose_card
-from games.strategies.knowledge import SeatKnowledge
 
 
 class Strategy(Protocol):

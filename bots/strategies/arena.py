@@ -20,12 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bots.strategies.base import Strategy
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.stats import mean_ci
 from games.engine.deal import DONE, DealCore, DealState
 from games.engine.shuffle import JokerSwap, deal_cards, hand_size_of
 from games.engine.state import GameState
-from games.strategies.base import Strategy
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.stats import mean_ci
 
 MODES = ("games", "deals")
 

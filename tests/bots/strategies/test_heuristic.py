@@ -1,9 +1,9 @@
 """The heuristic's card sense in small constructed deals (seat dealer+1 = 0 bids first)."""
 
+from bots.strategies.heuristic import choose_bid, estimate_tricks
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import TRUMP_MASKS, parse_card
-from games.strategies.heuristic import choose_bid, estimate_tricks
-from tests.strategies.helpers import act, deal, hand, heuristic_move
+from tests.bots.strategies.helpers import act, deal, hand, heuristic_move
 
 
 def test_last_hand_wins_with_its_cheapest_winning_card() -> None:

@@ -8,11 +8,11 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.strategies import get_strategy
-from games.strategies.arena import pair_seed, play_pair, run_arena
-from games.strategies.base import RandomStrategy
-from games.strategies.knowledge import SeatKnowledge
-from games.strategies.stats import mean_ci, percentile, t95
+from bots.strategies import get_strategy
+from bots.strategies.arena import pair_seed, play_pair, run_arena
+from bots.strategies.base import RandomStrategy
+from bots.strategies.knowledge import SeatKnowledge
+from bots.strategies.stats import mean_ci, percentile, t95
 
 
 class _Recorder(RandomStrategy):

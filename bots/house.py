@@ -1,0 +1,113 @@
+"""The house bots: the club's own hosted bots, owned by the system user ``house``.
+
+They are system players (``Player.is_house``): no person plays through them, so a rated
+table may seat several of them. Three per strength, so one person can fill a table with
+bots of the strength they choose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db import transaction
+
+from accounts.models import Player
+from backalley_site.errors import DomainError
+from bots.models import Bot, BotKind
+
+HOUSE_USER = "house"
+
+
+@dataclass(frozen=True)
+class Strength:
+    key: str
+    label: str
+    strategy: str
+    blurb: str
+
+
+STRENGTHS: dict[str, Strength] = {
+    s.key: s
+    for s in (
+        Strength("easy", "Easy", "random", "plays any legal card"),
+        Strength("medium", "Medium", "heuristic", "bids from its hand and plays sensibly"),
+        Strength("hard", "Hard", "strong", "searches likely hands before each card"),
+    )
+}
+DEFAULT_STRENGTH = "medium"
+
+# name, strategy, description (the first four came with the club; see bots/migrations).
+HOUSE_BOTS: list[tuple[str, str, str]] = [
+    ("house-random", "random", "Plays a random legal card or bid."),
+    ("house-heuristic", "heuristic", "Bids from an estimate of its tricks and plays sensibly."),
+    ("house-heuristic-2", "heuristic", "A second heuristic bot, for full tables of house bots."),
+    ("house-strong", "strong", "Determinized search within a time budget per move."),
+    ("house-random-2", "random", "A second random bot, for full tables of house bots."),
+    ("house-random-3", "random", "A third random bot, for full tables of house bots."),
+    ("house-heuristic-3", "heuristic", "A third heuristic bot, for full tables of house bots."),
+    ("house-strong-2", "strong", "A second strong bot, for full tables of house bots."),
+    ("house-strong-3", "strong", "A third strong bot, for full tables of house bots."),
+]
+
+
+class UnknownStrength(DomainError):
+    code = "unknown_strength"
+    http_status = 400
+
+
+class HouseBotsMissing(DomainError):
+    code = "house_bots_missing"
+    http_status = 503
+
+
+def house_bots_ensure() -> list[Player]:
+    """Create (or mark) every house bot; idempotent. A name held by someone else is skipped."""
+    User = get_user_model()
+    made: list[Player] = []
+    with transaction.atomic():
+        owner, _ = User.objects.get_or_create(
+            username=HOUSE_USER, defaults={"password": make_password(None), "is_active": False}
+        )
+        for name, strategy, description in HOUSE_BOTS:
+            player = Player.objects.filter(name__iexact=name).first()
+            if player is None:
+                player = Player.objects.create(name=name, is_bot=True, owner=owner, is_house=True)
+            elif not player.is_bot or player.owner_id != owner.pk:
+                continue  # never take over a name that belongs to someone else
+            elif not player.is_house:
+                player.is_house = True
+                player.save(update_fields=["is_house"])
+            Bot.objects.get_or_create(
+                player=player,
+                defaults={
+                    "kind": BotKind.HOSTED,
+                    "strategy": strategy,
+                    "params": {},
+                    "description": description,
+                },
+            )
+            made.append(player)
+    return made
+
+
+def house_players(*, strength: str, count: int = 3) -> list[Player]:
+    """``count`` distinct house bots of ``strength`` (easy, medium or hard)."""
+    if strength not in STRENGTHS:
+        raise UnknownStrength(
+            message=f"A bots' strength is one of {', '.join(STRENGTHS)}.",
+            extra={"strength": strength, "choices": list(STRENGTHS)},
+        )
+    strategy = STRENGTHS[strength].strategy
+    players = list(
+        Player.objects.filter(
+            is_house=True, bot__kind=BotKind.HOSTED, bot__strategy=strategy
+        ).order_by("name")[:count]
+    )
+    if len(players) < count:
+        raise HouseBotsMissing(
+            message=f"The club has too few {strength} house bots to fill a table.",
+            extra={"strength": strength, "found": len(players)},
+        )
+    return players
