@@ -80,9 +80,8 @@ def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> di
             for code in codes:
                 responses.setdefault(code, _error_response(code))
             for code, response in responses.items():
-                if code.startswith(("4", "5")) and "description" in response:
-                    if response["description"] in ("", None):
-                        response["description"] = _REASONS.get(code, "")
+                if code.startswith(("4", "5")) and response.get("description", "x") in ("", None):
+                    response["description"] = _REASONS.get(code, "")
             if need is not None:
                 scope = "anyone" if need.public else need.name
                 op["description"] = (op.get("description") or "") + f"\n\nScope: {scope}."

@@ -4,30 +4,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clock', '0001_initial'),
+        ("clock", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notificationpreference',
-            name='invitation_email',
+            model_name="notificationpreference",
+            name="invitation_email",
             field=models.BooleanField(default=True),
         ),
         migrations.AddField(
-            model_name='notificationpreference',
-            name='invitation_inapp',
+            model_name="notificationpreference",
+            name="invitation_inapp",
             field=models.BooleanField(default=True),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('reminder', 'Your time is running out'), ('digest', 'Daily digest'), ('timeout', 'The house bot moved for you'), ('invitation', 'Invitations and their answers')], max_length=10),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("reminder", "Your time is running out"),
+                    ("digest", "Daily digest"),
+                    ("timeout", "The house bot moved for you"),
+                    ("invitation", "Invitations and their answers"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='remindersent',
-            name='kind',
-            field=models.CharField(choices=[('reminder', 'Your time is running out'), ('digest', 'Daily digest'), ('timeout', 'The house bot moved for you'), ('invitation', 'Invitations and their answers')], max_length=10),
+            model_name="remindersent",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("reminder", "Your time is running out"),
+                    ("digest", "Daily digest"),
+                    ("timeout", "The house bot moved for you"),
+                    ("invitation", "Invitations and their answers"),
+                ],
+                max_length=10,
+            ),
         ),
     ]

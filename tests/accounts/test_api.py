@@ -144,7 +144,9 @@ def test_a_token_cannot_manage_tokens(client: Client) -> None:
     )
     error(response, 403, "insufficient_scope")
     error(
-        client.delete(f"/api/v1/tokens/{token.pk}/", **auth_header(token)), 403, "insufficient_scope"
+        client.delete(f"/api/v1/tokens/{token.pk}/", **auth_header(token)),
+        403,
+        "insufficient_scope",
     )
     assert ApiToken.objects.count() == 1
 
