@@ -153,8 +153,25 @@ def Requires(need: Need) -> type[BasePermission]:  # noqa: N802 - reads like a c
 
 
 def HasScope(*scopes: str) -> type[BasePermission]:  # noqa: N802 - reads like a class
-    """A permission class requiring any of ``scopes`` (e.g. ``HasScope("play")``)."""
+    """A permission class requiring every one of ``scopes`` (e.g. ``HasScope("read", "bot")``)."""
     unknown = set(scopes) - ALL_SCOPES
     if unknown or not scopes:
         raise ValueError(f"unknown scopes {sorted(unknown)}; known: {sorted(ALL_SCOPES)}")
-    return Requires(Need("+".join(scopes), frozenset(scopes)))
+
+    class _HasScope(BasePermission):
+        def has_permission(self, request: Request, view: Any) -> bool:
+            if not (request.user and request.user.is_authenticated):
+                return False
+            held = request_scopes(request)
+            missing = [s for s in scopes if s not in held]
+            if missing:
+                raise insufficient_scope(
+                    f"This token lacks the {' and '.join(repr(s) for s in missing)} scope"
+                    f"{'s' if len(missing) > 1 else ''}.",
+                    required=list(scopes),
+                    granted=sorted(held),
+                )
+            return True
+
+    _HasScope.__name__ = "HasScope_" + "_".join(scopes)
+    return _HasScope
