@@ -226,6 +226,28 @@ BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
 
+# --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
+# The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.
+ARENA_TICK_S = env.float("ARENA_TICK_S", default=10.0)
+CELERY_BEAT_SCHEDULE["bots-arena-tick"] = {
+    "task": "bots.arena.tick",
+    "schedule": ARENA_TICK_S,
+    "options": {"queue": "celery", "expires": ARENA_TICK_S},
+}
+CELERY_TASK_ROUTES["bots.arena.*"] = {"queue": "celery"}
+# Pairs started per tick, and pairs playing at once over the whole arena (the workers' load).
+ARENA_PAIRS_PER_TICK = env.int("ARENA_PAIRS_PER_TICK", default=8)
+ARENA_MAX_PAIRS_IN_FLIGHT = env.int("ARENA_MAX_PAIRS_IN_FLIGHT", default=16)
+# Opponents are ordered by rating plus a normal jitter of this many points.
+ARENA_JITTER = env.float("ARENA_JITTER", default=100.0)
+# Benching: at least this many faults, and this share of the turns, within the window.
+ARENA_FAULT_WINDOW_S = env.float("ARENA_FAULT_WINDOW_S", default=3600.0)
+ARENA_BENCH_MIN_FAULTS = env.int("ARENA_BENCH_MIN_FAULTS", default=5)
+ARENA_BENCH_RATE = env.float("ARENA_BENCH_RATE", default=0.2)
+ARENA_BENCH_COOLDOWN_S = env.float("ARENA_BENCH_COOLDOWN_S", default=3600.0)
+# An API bot's arena turn left open this long is played by the house strategy (a timeout).
+ARENA_API_TURN_S = env.float("ARENA_API_TURN_S", default=60.0)
+
 # --- Live play: the event feed's push (games/live/, docs/live.md) --------------------------
 # Where wake-ups are published and heard: Redis pub/sub when a redis:// URL is given (by
 # default the broker's), else in-process only (the embedded default).
