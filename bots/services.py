@@ -183,6 +183,7 @@ def bot_remove(*, bot: Bot) -> str:
     Returns ``"deleted"`` or ``"disabled"``.
     """
     from accounts.models import ApiToken
+    from bots.arena.services import arena_leave
     from games.models import Seat
     from games.retire import player_retire
 
@@ -194,6 +195,7 @@ def bot_remove(*, bot: Bot) -> str:
                 revoked_at=now
             )
             player_retire(player=bot.player)
+            arena_leave(bot_id=bot.pk)
             return "disabled"
         bot.player.delete()
     return "deleted"

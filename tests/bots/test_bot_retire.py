@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from bots.arena.models import ArenaEntry
 from bots.models import Bot, BotKind
 from games import services
 from games.errors import PlayerRetired
@@ -25,7 +26,8 @@ def _client(user: Any) -> APIClient:
 def test_a_deleted_bot_that_played_loses_its_tokens_seats_and_invitations() -> None:
     owner, friend = PlayerFactory(), PlayerFactory()
     bot = BotPlayerFactory(owner=owner.user)
-    Bot.objects.create(player=bot, kind=BotKind.API)
+    row = Bot.objects.create(player=bot, kind=BotKind.API)
+    ArenaEntry.objects.create(bot=row, opted_in=True)
     token = ApiTokenFactory(user=owner.user, bot=bot, scopes=["bot"])
     others = [PlayerFactory() for _ in range(3)]
     services.game_create(creator=owner, seats=[bot, *others])  # it has played
@@ -41,6 +43,8 @@ def test_a_deleted_bot_that_played_loses_its_tokens_seats_and_invitations() -> N
     r = _client(owner.user).delete(f"/api/v1/bots/{bot.name}/")
     assert r.status_code == 200 and r.json() == {"result": "disabled"}
 
+    # It left the arena.
+    assert ArenaEntry.objects.get(bot=row).opted_in is False
     # Its token no longer works.
     r = APIClient().get("/api/v1/me/", **auth_header(token))
     assert r.status_code == 401 and r.json()["code"] == "token_revoked"
