@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "ladder",
     "bots",
     "clock",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -205,6 +206,14 @@ CELERY_BEAT_SCHEDULE["games-relay-events"] = {
     "task": "games.tasks.relay_events",
     "schedule": env.float("GAMES_EVENTS_RELAY_EVERY_S", default=5.0),
     "options": {"expires": 5},
+}
+# Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
+# starts events whose start time has come.
+CELERY_TASK_ROUTES["tournaments.tasks.*"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
+    "task": "tournaments.tasks.start_due",
+    "schedule": 60.0,
+    "options": {"queue": "celery", "expires": 55},
 }
 # Delivered events and the stored answers to keyed move requests (for replays of the same
 # Idempotency-Key) are dropped after these windows, hourly.

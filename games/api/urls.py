@@ -32,10 +32,10 @@ urlpatterns = [
     path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
     path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
-    path("games/<str:public_id>/events/", events.EventsView.as_view(), name="game-events"),
+    path("games/<str:public_id>/events/", events.events, name="game-events"),
     path(
         "games/<str:public_id>/events/stream/",
-        events.EventStreamView.as_view(),
+        events.event_stream,
         name="game-events-stream",
     ),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -36,16 +37,19 @@ SEAT_PARAM = OpenApiParameter(
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,12}")
+
+
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
     from games.errors import BadGameSetup
 
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.") from None
+    # ASCII digits only: int() would also accept "٣", "1_000" and spaces.
+    if not _WHOLE.fullmatch(raw):
+        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.")
+    value = int(raw)
     if not lo <= value <= hi:
         raise BadGameSetup("bad_parameter", f"'{name}' must be between {lo} and {hi}.")
     return value
