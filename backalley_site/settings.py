@@ -129,6 +129,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Each view declares its scopes once (`scopes = READ`, ...): accounts/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.DeclaredScopes"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -140,6 +142,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Every operation lists every status it can answer, in the one error shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backalley_site.api_schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": ["me", "player", "bot", "open"],
@@ -279,6 +286,18 @@ GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
 # How long (ms) the table page holds a finished trick on the felt before showing the next
 # lead when the next card comes at once (bots answer within a second).
 GAMES_TRICK_PAUSE_MS = env.int("GAMES_TRICK_PAUSE_MS", default=1500)
+
+# --- New games and invitations (games/invitations.py, docs/invitations.md) -----------------
+# An invitation holds its seat this long; unanswered, the seat opens to anyone.
+GAMES_INVITATION_HOURS = env.float("GAMES_INVITATION_HOURS", default=72.0)
+# Per account: games waiting for players at once (409), and games created in any hour (429).
+GAMES_MAX_WAITING_PER_ACCOUNT = env.int("GAMES_MAX_WAITING_PER_ACCOUNT", default=10)
+GAMES_MAX_CREATED_PER_HOUR = env.int("GAMES_MAX_CREATED_PER_HOUR", default=30)
+CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
+    "task": "games.tasks.expire_invitations",
+    "schedule": 600.0,
+    "options": {"expires": 590},
+}
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")
