@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (no CDN)
     "django_filters",
     "accounts",
     "games",
@@ -128,6 +129,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Each view declares its scopes once (`scopes = READ`, ...): accounts/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.DeclaredScopes"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -135,6 +138,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page works offline and behind strict networks: its scripts are our static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Every operation lists every status it can answer, in the one error shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backalley_site.api_schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": ["me", "player", "bot", "open"],
@@ -271,6 +283,21 @@ LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
 # page never holds a sync worker); raise it when the web server's workers can afford to wait.
 GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+# How long (ms) the table page holds a finished trick on the felt before showing the next
+# lead when the next card comes at once (bots answer within a second).
+GAMES_TRICK_PAUSE_MS = env.int("GAMES_TRICK_PAUSE_MS", default=1500)
+
+# --- New games and invitations (games/invitations.py, docs/invitations.md) -----------------
+# An invitation holds its seat this long; unanswered, the seat opens to anyone.
+GAMES_INVITATION_HOURS = env.float("GAMES_INVITATION_HOURS", default=72.0)
+# Per account: games waiting for players at once (409), and games created in any hour (429).
+GAMES_MAX_WAITING_PER_ACCOUNT = env.int("GAMES_MAX_WAITING_PER_ACCOUNT", default=10)
+GAMES_MAX_CREATED_PER_HOUR = env.int("GAMES_MAX_CREATED_PER_HOUR", default=30)
+CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
+    "task": "games.tasks.expire_invitations",
+    "schedule": 600.0,
+    "options": {"expires": 590},
+}
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")
