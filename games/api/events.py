@@ -50,6 +50,7 @@ MAX_WAIT = 60
 MAX_STREAM = 3600
 DEFAULT_STREAM = 300
 HEARTBEAT = 15.0
+SLOT_TTL = 300.0  # a stream's slot lapses this long after its process died without a word
 _DIGITS = re.compile(r"[0-9]{1,10}")  # ASCII only: int() would also take "٣" (and "²" fails)
 _PASSED_HEADERS = ("WWW-Authenticate", "Retry-After", "Allow", "Vary")
 
@@ -298,7 +299,7 @@ async def event_stream(request: HttpRequest, public_id: str) -> HttpResponseBase
         return gate
     slot = None
     if gate.wait > 0:
-        slot = await hub.slots.acquire(gate.holder, ttl=4 * HEARTBEAT)
+        slot = await hub.slots.acquire(gate.holder, ttl=SLOT_TTL)
         if slot is None:
             return _too_many()
     response = StreamingHttpResponse(
@@ -331,9 +332,9 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
                 return
             if not found:
                 yield beat
-            if slot is not None and clock() - refreshed >= HEARTBEAT:
+            if slot is not None and clock() - refreshed >= SLOT_TTL / 3:
                 refreshed = clock()
-                await slot.refresh(4 * HEARTBEAT)
+                await slot.refresh(SLOT_TTL)
     finally:
         hub.unwatch(gate.game_id)
         if slot is not None:
