@@ -25,13 +25,18 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bash scripts/run-dev.sh
 
+# The layers (import-linter contracts in pyproject.toml) and ruff first: a wrong import or a
+# lint error fails before the (long) test run.
 test: install browser
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
 	$(BIN)/pytest
 
 test-fast: install
 	$(BIN)/pytest -m "not browser and not worker and not server"
 
 lint: install
+	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 

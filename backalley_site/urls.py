@@ -3,12 +3,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backalley_site.views import healthz, home, rules
+from bots import views as bots_views
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
     path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
+    # One click against house bots: a bots page, at its address among the play pages.
+    path("games/play-bots/", bots_views.play_bots, name="play-bots"),
     path("games/", include("games.web.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

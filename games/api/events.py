@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import feed
+from games import extensions, feed
 from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
@@ -83,9 +83,8 @@ class EventsView(APIView):
             time.sleep(POLL_INTERVAL)
             if _refresh(game):
                 events = feed.events_since(game, seat=a.seat, since=since)
-        from clock.selectors import clock_info  # the deadline travels with the events
-
-        clock = clock_info(Game.objects.get(pk=game.pk))  # as of now (the counters above may lag)
+        # The deadline travels with the events (the clock's part), as of now.
+        clock = extensions.game_parts(Game.objects.get(pk=game.pk)).get("clock")
         return Response(
             {"seq": game.move_count, "status": game.status, "events": events, "clock": clock}
         )

@@ -306,7 +306,9 @@ class DealCore:
                     legal = hand
                 elif self.blooper:
                     legal = (
-                        1 << (legal.bit_length() - 1) if self.blooper == BLOOPER_BB else legal & -legal
+                        1 << (legal.bit_length() - 1)
+                        if self.blooper == BLOOPER_BB
+                        else legal & -legal
                     )
             elif self.broken or not self.trump_mask or self.board_level[seat]:
                 legal = hand
@@ -324,7 +326,9 @@ class DealCore:
             if bit & tm:
                 self.led_mask = tm
                 self.led_list = None
-                self.blooper = BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
+                self.blooper = (
+                    BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
+                )
             else:
                 suit = card // 13
                 self.led_mask = SUIT_MASKS[suit]

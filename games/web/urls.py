@@ -8,9 +8,9 @@ urlpatterns = [
     path("", views.my_games, name="my-games"),
     path("open/", views.open_games, name="open-games"),
     path("new/", views.new_game, name="new-game"),
-    path("play-bots/", views.play_bots, name="play-bots"),
     path("<str:public_id>/", views.table, name="game-table"),
     path("<str:public_id>/board/", views.board, name="game-board"),
+    path("<str:public_id>/record/", views.record, name="game-record"),
     path("<str:public_id>/join/", views.join, name="game-join"),
     path("<str:public_id>/leave/", views.leave, name="game-leave"),
 ]

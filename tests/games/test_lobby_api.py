@@ -189,7 +189,7 @@ def test_bad_options_are_refused() -> None:
         [{"kind": "me"}] + [{"kind": "open"}] * 3,
         time_control={"days_per_move": 99},
     )
-    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert r.status_code == 400 and r.json()["code"] == "bad_game_setup"
     r = _create(client_for(alice.user), [{"kind": "me"}] + [{"kind": "open"}] * 3, rated="maybe")
     assert r.status_code == 400
     assert Game.objects.count() == 0
@@ -200,7 +200,7 @@ def test_bad_options_are_refused() -> None:
     )
     assert r.status_code == 201
     assert Game.objects.get().options == {
-        "rated": False,
+        "rated": True,  # the default, as on the site
         "time_control": {"days_per_move": 3, "reserve_days": 0},
     }
 
