@@ -137,6 +137,7 @@ def test_bots_by_name_and_own_bot_takes_a_seat() -> None:
             {"kind": "open"},
             {"kind": "open"},
         ],
+        rated=False,  # alice and her own bot at one table: allowed unrated only
     )
     assert r.status_code == 201 and r.json()["seats"][1]["is_bot"] is True
     gid = r.json()["id"]
