@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import JOKERS_MASK, SUIT_MASKS
+from games.engine.constants import partner_of
 from games.engine.deal import bidder, suit_mask_of, winning_index
 
 _SUIT_NUMBERS = (0, 1, 2, 3)
@@ -104,7 +105,7 @@ def choose_bid(
     opp_numbers = 0
     for i, b in enumerate(bids):
         who = bidder(dealer, i)
-        if who == seat ^ 2:
+        if who == partner_of(seat):
             partner_bid = b
         elif PASS < b < BOARD:
             opp_numbers += b - PASS
@@ -209,7 +210,7 @@ def choose_card(
     above = ~((2 << best) - 1)
     win = legal & tm & above if tm >> best & 1 else legal & led_mask & above | legal & tm
     following = bool(legal & led_mask)
-    if winner == seat ^ 2:
+    if winner == partner_of(seat):
         # The partner holds the trick: keep my cards unless its card may fall to the last hand.
         if pos == 3 or is_boss(best, tm, live) or not win:
             return _low(legal & led_mask) if following else _discard(hand, legal, tm, live)

@@ -25,6 +25,7 @@ from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.sampling import Sampler
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import FULL_DECK_MASK, LB
+from games.engine.constants import partner_of, team_of
 from games.engine.deal import BIDDING, DONE, PLAYING, DealState, out_of_play, suit_mask_of
 
 
@@ -62,7 +63,7 @@ def rollout(world: DealState) -> None:
             world.leader,
             tm,
             base & ~hand,
-            bool(levels[seat] or levels[seat ^ 2]),
+            bool(levels[seat] or levels[partner_of(seat)]),
         )
         world.play(card)
         base &= ~(1 << card)
@@ -119,7 +120,7 @@ class StrongStrategy:
         """Mean score difference (our team minus theirs) per candidate, and samples used."""
         _require_turn(info)
         candidates = _bid_candidates(info) if info.phase == BIDDING else _distinct_cards(info)
-        team = info.seat & 1
+        team = team_of(info.seat)
         totals = dict.fromkeys(candidates, 0.0)
         deadline = time.thread_time() + self.time_budget
         used = 0

@@ -145,7 +145,7 @@ def resume(seed_hex: str, data: object) -> GameState:
     if data.get("commitment") != commitment(seed_hex):
         raise CheckpointError("the checkpoint belongs to another seed")
     try:
-        g = GameState.__new__(GameState)
+        g = GameState()
         _restore_deal(g, data["current"])
         g._key = HmacKey(key)
         g.seed = seed_hex
@@ -154,7 +154,7 @@ def resume(seed_hex: str, data: object) -> GameState:
         g.history = [int(a) for a in data["history"]]
         g.deals = []
         for i in data["deals"]:
-            d = DealState.__new__(DealState)
+            d = DealState()
             _restore_deal(d, i["deal"])
             g.deals.append(
                 DealInfo(

@@ -1,4 +1,4 @@
-"""One deal as a state machine: bidding, then play, then the deal's score (RULES.md §3-§6).
+"""One deal as a state machine: bidding, then play, then the deal's score (docs/rules.md §3-§6).
 
 ``DealState`` can be built from explicit hands, so bots can simulate determinized deals:
 
@@ -18,7 +18,7 @@ bit is a higher card, jokers included (BB=53 > LB=52 > the trump ace).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import (
@@ -52,13 +52,20 @@ from games.engine.errors import (
 )
 
 # Legal bids per hand size: pass, 1..n-1, board (on a 1-card deal only pass and board).
-BID_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
+BID_ACTIONS: Final[tuple[tuple[int, ...], ...]] = tuple(
     (PASS, *range(PASS + 1, PASS + n), BOARD) for n in range(14)
 )
-NO_BLOOPER, BLOOPER_BB, BLOOPER_LB = 0, 1, 2  # what the trick's lead obliges
-_S0, _S1, _S2, _S3 = SUIT_LISTS  # per-suit tables: 13-bit suit mask -> its cards
+# What the trick's lead obliges the others to play.
+NO_BLOOPER: Final = 0
+BLOOPER_BB: Final = 1
+BLOOPER_LB: Final = 2
+# Per-suit tables: 13-bit suit mask -> its cards.
+_S0: Final = SUIT_LISTS[0]
+_S1: Final = SUIT_LISTS[1]
+_S2: Final = SUIT_LISTS[2]
+_S3: Final = SUIT_LISTS[3]
 # A joker's own "suit" in a no-trump deal, where no joker is in play (say, in a bad record).
-_PRINTED_SUIT_MASKS = (*SUIT_MASKS, JOKERS_MASK)
+_PRINTED_SUIT_MASKS: Final = (*SUIT_MASKS, JOKERS_MASK)
 
 
 def bidder(dealer: int, index: int) -> int:
@@ -118,7 +125,7 @@ def trick_winner(leader: int, cards: Sequence[int], trump_mask: int) -> int:
 
 
 def score_team(number: int, board: int, tricks: int, hand_size: int) -> int:
-    """A team's points for one deal (RULES.md §6).
+    """A team's points for one deal (docs/rules.md §6).
 
     ``number`` is the sum of the partners' numeric bids, ``board`` the team's board level
     (0 = none; it overrides the number).
@@ -458,13 +465,16 @@ class DealState(DealCore):
 
     def __init__(
         self,
-        hands: Sequence[int],
-        upcard: int,
-        dealer: int,
+        hands: Sequence[int] | None = None,
+        upcard: int = 0,
+        dealer: int = 0,
         hand_size: int | None = None,
     ) -> None:
         """Start a deal at its first bid. ``hands`` are bitmasks as held when bidding begins
-        (in a no-trump deal: after the joker swap)."""
+        (in a no-trump deal: after the joker swap). Without hands, an empty shell for the
+        engine to fill (no ``__new__`` tricks, so the class also compiles)."""
+        if hands is None:
+            return
         if len(hands) != 4:
             raise ValueError("a deal has four hands")
         n = hands[0].bit_count() if hand_size is None else hand_size
@@ -484,14 +494,14 @@ class DealState(DealCore):
     @classmethod
     def dealt(cls, hands: tuple[int, ...], upcard: int, dealer: int, hand_size: int) -> DealState:
         """A deal from hands the shuffle produced (trusted: no consistency checks)."""
-        d = cls.__new__(cls)
+        d = DealState()
         d._setup(hands, upcard, dealer, hand_size)
         return d
 
     @classmethod
     def copy_of(cls, core: DealCore) -> DealState:
         """A DealState holding a copy of any deal's fields (e.g. a game's current deal)."""
-        d = cls.__new__(cls)
+        d = DealState()
         core._copy_deal_into(d)
         return d
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import BB, FULL_DECK_MASK, LB
-from games.engine.constants import BIDDING, PLAYING
+from games.engine.constants import BIDDING, PLAYING, partner_of
 from games.engine.deal import DealCore, out_of_play, suit_mask_of
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ class Observation:
     # -- the engine's facts ----------------------------------------------------------------
     @property
     def partner(self) -> int:
-        return self.seat ^ 2
+        return partner_of(self.seat)
 
     @property
     def to_act(self) -> bool:

@@ -1,4 +1,4 @@
-"""Game records in the ``backalley-record`` format, version 1 (RECORD-FORMAT.md).
+"""Game records in the ``backalley-record`` format, version 1 (docs/record-format.md).
 
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record

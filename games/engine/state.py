@@ -93,7 +93,11 @@ class GameState(DealCore):
     attempt: int
     swap: JokerSwap | None
 
-    def __init__(self, seed_hex: str) -> None:
+    def __init__(self, seed_hex: str | None = None) -> None:
+        """A new game of ``seed_hex`` at its first deal; without a seed, an empty shell that
+        ``clone`` and ``resume`` fill."""
+        if seed_hex is None:
+            return
         self._key = HmacKey(check_seed(seed_hex))
         self.seed = seed_hex
         self.commitment = commitment(seed_hex)
@@ -122,7 +126,7 @@ class GameState(DealCore):
         return g
 
     def clone(self) -> GameState:
-        c = GameState.__new__(GameState)
+        c = GameState()
         self._copy_deal_into(c)
         c.seed = self.seed
         c.commitment = self.commitment
@@ -217,7 +221,7 @@ class GameState(DealCore):
         else:
             status = VOIDED
         # The finished deal's lists are never touched again: the snapshot takes them over.
-        snap = DealState.__new__(DealState)
+        snap = DealState()
         self._share_deal_into(snap)
         info = DealInfo(self.deal_number, self.attempt, self.swap, snap, status, score, self.totals)
         self.deals.append(info)
@@ -253,7 +257,7 @@ class GameState(DealCore):
 
     # -- views and records ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None = a spectator) may see, as JSON-able data (RULES.md §8)."""
+        """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8)."""
         from games.engine.views import game_view
 
         return game_view(self, seat)
@@ -261,7 +265,7 @@ class GameState(DealCore):
     def record(
         self, viewer: Viewer = "all", players: list[str] | None = None, game: str | None = None
     ) -> dict[str, Any]:
-        """The game record (RECORD-FORMAT.md) as ``viewer`` may see it."""
+        """The game record (docs/record-format.md) as ``viewer`` may see it."""
         from games.engine.records import write_record
 
         return write_record(self, viewer, players=players, game=game)

@@ -1,4 +1,4 @@
-"""The record validator: checks a ``backalley-record`` against RULES.md and reports the first
+"""The record validator: checks a ``backalley-record`` against docs/rules.md and reports the first
 error with the deal, the trick and the card or bid at fault.
 
 It checks the format and version; that each deal's cards follow from the seed (when the

@@ -1,8 +1,9 @@
 """The game's record page: the seats, each deal's scores, the record for the replay.
 
 A finished game shows its whole record (the seed and every hand); a game in progress shows
-only what a spectator may see: the record and view for viewer None. What listening apps
-add to the page (the ladder's rating changes) comes from ``games.extensions.page_parts``.
+only what a spectator may see (docs/rules.md §8): the record and view for viewer None.
+What listening apps add to the page (the ladder's rating changes) comes from
+``games.extensions.page_parts``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.http import Http404
 
 from games import extensions
 from games import selectors as game_selectors
+from games.engine.constants import team_of
 from games.models import Game, GameStatus, Seat
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -80,7 +82,7 @@ def game_page_context(public_id: str) -> dict[str, Any]:
         {
             "position": s.position,
             "player": s.player,
-            "team": s.position % 2,
+            "team": team_of(s.position),
             "change": changes["seats"].get(s.position),
         }
         for s in seats
