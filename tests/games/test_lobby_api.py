@@ -267,7 +267,7 @@ def test_a_rated_game_allows_one_seat_per_account_counting_bots() -> None:
     r = client_for(alice.user).post(f"/api/v1/games/{gid}/seats/", {"bot": bot.name}, format="json")
     assert (r.status_code, r.json()["code"]) == (400, "one_seat_per_account")
     # Unrated games allow it (practice with your own bot).
-    assert _create(client_for(alice.user), seats).status_code == 201
+    assert _create(client_for(alice.user), seats, rated=False).status_code == 201
 
 
 def test_a_given_seed_deals_the_same_cards_to_every_game_that_shares_it() -> None:
