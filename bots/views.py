@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 from bots import house
-from games import services
+from games import invitations
 
 
 def house_bots(request: HttpRequest) -> dict[str, Any]:
@@ -37,7 +37,9 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     rated = request.POST.get("rated", "on") not in ("", "0", "off", "false")
     try:
         bots = house.house_players(strength=strength)
-        game = services.game_create(creator=me, seats=[me, *bots], options={"rated": rated})
+        game = invitations.game_create_inviting(
+            creator=me, seats=[me, *bots], options={"rated": rated}
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("home" if request.POST.get("back") == "home" else "my-games")
