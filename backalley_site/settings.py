@@ -40,6 +40,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "backalley_site.middleware.RequestSanityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,6 +110,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # JSON that is too deep or holds text PostgreSQL cannot store is a 400 malformed_json.
+    "DEFAULT_PARSER_CLASSES": [
+        "backalley_site.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Every API error leaves as {"code", "message", "extra"} (backalley_site/errors.py).
     "EXCEPTION_HANDLER": "backalley_site.exception_handler.api_exception_handler",
     # Personal API tokens (Authorization: Bearer bac_...) first, then the site's session.

@@ -24,5 +24,6 @@ urlpatterns = [
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).
 handler400 = "backalley_site.error_views.bad_request"
+handler403 = "backalley_site.error_views.permission_denied"
 handler404 = "backalley_site.error_views.not_found"
 handler500 = "backalley_site.error_views.server_error"
