@@ -4,6 +4,7 @@ With no environment at all the service runs on embedded defaults: SQLite for the
 and Celery's filesystem transport as a local broker, both under `var/`.
 """
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import environ
@@ -202,7 +203,16 @@ BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
 # This many faults in a row suspend a webhook bot.
 BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
-BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
+# A key of its own (not SECRET_KEY), so rotating either one leaves the other alone.
+BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default="dev-only-webhook-key")
+# Rotating it: put the old key here; turns are signed with both (one v2= value each) until
+# BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL (an ISO date-time; unset = until the old key is removed).
+BOTS_WEBHOOK_PREVIOUS_KEYS = env.list("BOTS_WEBHOOK_PREVIOUS_KEYS", default=[])
+BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL: datetime | None = None
+if _until := env.str("BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", default=""):
+    BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = datetime.fromisoformat(_until)
+    if BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.tzinfo is None:
+        BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.replace(tzinfo=UTC)
 
 # --- Play pages ---------------------------------------------------------------------------
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open

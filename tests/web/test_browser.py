@@ -29,7 +29,6 @@ DEALS_IN_BROWSER = 1  # whole deals played through the pages, into the next one
 WAIT_MS = 20_000
 
 
-
 def _session_context(browser: Any, live_server: Any, user: Any, **options: Any) -> Any:
     client = Client()
     client.force_login(user)
