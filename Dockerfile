@@ -1,4 +1,5 @@
-# One image for every process of the service: web (gunicorn), Celery worker, Celery beat.
+# One image for every process of the service: web (gunicorn with uvicorn workers, ASGI),
+# Celery worker, Celery beat.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -24,4 +25,6 @@ RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput --verb
 USER backalley
 EXPOSE 8000
 
-CMD ["gunicorn", "backalley_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# ASGI: sync views run in threads, the event feed's waiting clients are coroutines.
+# --timeout is the worker's heartbeat, not a request limit (docs/deployment.md).
+CMD ["gunicorn", "backalley_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60", "--graceful-timeout", "15", "--keep-alive", "75", "--access-logfile", "-"]

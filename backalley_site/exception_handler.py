@@ -4,9 +4,11 @@
 
 Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``. It renders
 
-* any exception carrying ``code`` (str), ``message`` and ``http_status`` (int) attributes,
-  such as :class:`backalley_site.errors.DomainError` and its subclasses (``extra`` is used
-  when present);
+* the engine's errors (``games.engine.errors.EngineError``) and any exception carrying
+  ``code`` (str) and ``message`` attributes, such as
+  :class:`backalley_site.errors.DomainError` and its subclasses (``extra`` is used when
+  present). The status comes from :data:`STATUS_BY_CODE` (the engine and the games service
+  know nothing of HTTP), else from the error's own ``http_status``, else 400;
 * DRF's own exceptions (validation, authentication, permission, not found, parse errors,
   405, 406, 415, throttling) with stable codes;
 * Django's ``Http404``, ``PermissionDenied``, ``ValidationError`` and ``RequestDataTooBig``.
@@ -34,14 +36,43 @@ from backalley_site.errors import DomainError, error_body
 # DRF's default codes, renamed where ours are clearer to clients.
 _CODE_RENAMES = {"parse_error": "malformed_json"}
 
+# The HTTP status of each engine and games error code (codes not listed are a 400 unless
+# the error names its own status). 409: the request is fine but the game is not in a state
+# that allows it; 403: not the caller's seat; 422: a key reused for another move.
+STATUS_BY_CODE: dict[str, int] = {
+    # games.engine.errors
+    "not_your_turn": 409,
+    "game_over": 409,
+    "wrong_phase": 409,
+    # games.errors
+    "game_not_found": 404,
+    "no_player": 403,
+    "not_your_seat": 403,
+    "seat_taken": 409,
+    "already_seated": 409,
+    "not_seated": 409,
+    "game_not_waiting": 409,
+    "game_not_started": 409,
+    "game_aborted": 409,
+    "stale_state": 409,
+    "idempotency_key_reused": 422,
+}
+
+
+def status_for(exc: Exception) -> int:
+    """The HTTP status of a domain or engine error."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code in STATUS_BY_CODE:
+        return STATUS_BY_CODE[code]
+    own = getattr(exc, "http_status", None)
+    return own if isinstance(own, int) else 400
+
 
 def _is_domain_like(exc: Exception) -> bool:
-    """Duck-typed: DomainError, or any error (an engine error wrapped by its app) shaped alike."""
-    return (
-        isinstance(getattr(exc, "code", None), str)
-        and isinstance(getattr(exc, "http_status", None), int)
-        and hasattr(exc, "message")
-    )
+    """An engine or domain error, or any error (say an app's own) shaped alike."""
+    if isinstance(exc, drf.APIException | django_exceptions.ValidationError):
+        return False
+    return isinstance(getattr(exc, "code", None), str) and hasattr(exc, "message")
 
 
 def _flatten(detail: Any) -> Any:
@@ -129,8 +160,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if _is_domain_like(exc):
         set_rollback()
         extra = getattr(exc, "extra", None) or {}
-        status = exc.http_status  # type: ignore[attr-defined]
-        return Response(error_body(exc.code, str(exc.message), extra), status=status)  # type: ignore[attr-defined]
+        body = error_body(exc.code, str(exc.message), extra)  # type: ignore[attr-defined]
+        return Response(body, status=status_for(exc))
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, django_exceptions.PermissionDenied):

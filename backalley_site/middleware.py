@@ -3,15 +3,78 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from backalley_site.exception_handler import body_too_large_body
 
 
-class ApiBodySizeLimitMiddleware:
+class _SyncAndAsync:
+    """Runs in the request stack as it is: sync under WSGI, async under ASGI.
+
+    Why: under ASGI one sync-only middleware makes Django run everything below it, the
+    async event feed included, in a thread per request; a waiting client must stay a
+    coroutine.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self._async = iscoroutinefunction(get_response)
+        if self._async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        early = self.answer(request)
+        if self._async:
+            return self._acall(request, early)
+        return early if early is not None else self.get_response(request)
+
+    async def _acall(self, request: HttpRequest, early: HttpResponse | None) -> HttpResponse:
+        if early is not None:
+            return early
+        response: Awaitable[HttpResponse] = self.get_response(request)
+        return await response
+
+    def answer(self, request: HttpRequest) -> HttpResponse | None:
+        """A response that stops the request here, or None to go on."""
+        raise NotImplementedError
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise, usable by an async request stack (WhiteNoise itself is sync-only)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any], **kwargs: Any) -> None:
+        super().__init__(get_response, **kwargs)
+        self._async = iscoroutinefunction(get_response)
+        if self._async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if not self._async:
+            return super().__call__(request)
+        return self._acall(request)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        static_file = self.find_file(path) if self.autorefresh else self.files.get(path)
+        if static_file is not None:
+            return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
+        response: HttpResponse = await self.get_response(request)
+        return response
+
+
+class ApiBodySizeLimitMiddleware(_SyncAndAsync):
     """Refuse API requests whose declared body exceeds ``DATA_UPLOAD_MAX_MEMORY_SIZE``.
 
     Why: DRF's parsers read the raw request stream, which bypasses Django's own body-size
@@ -19,10 +82,7 @@ class ApiBodySizeLimitMiddleware:
     never reads past ``Content-Length``, so checking the declared length is enough.
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def answer(self, request: HttpRequest) -> HttpResponse | None:
         if request.path.startswith("/api/"):
             limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
             try:
@@ -31,7 +91,7 @@ class ApiBodySizeLimitMiddleware:
                 length = 0
             if limit is not None and length > limit:
                 return JsonResponse(body_too_large_body(), status=413)
-        return self.get_response(request)
+        return None
 
 
 # Control characters never belong in a path, a query or a header value; PostgreSQL cannot
@@ -40,17 +100,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\ud800-\udfff]")
 _CONTROL_IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
 
 
-class RequestSanityMiddleware:
+class RequestSanityMiddleware(_SyncAndAsync):
     """Answer unreadable requests before any view runs, so no input can become a 500.
 
     A path with a control character names nothing (404); a query string or a header value
     with one is a bad request (400). Both in the one error shape under ``/api/``.
     """
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def answer(self, request: HttpRequest) -> HttpResponse | None:
         from backalley_site import error_views
 
         if _CONTROL_IN_PATH.search(request.path):
@@ -64,4 +121,4 @@ class RequestSanityMiddleware:
                 return error_views.bad_request(
                     request, message=f"The {header} header holds control characters."
                 )
-        return self.get_response(request)
+        return None

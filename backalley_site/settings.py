@@ -42,7 +42,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "backalley_site.middleware.RequestSanityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -54,6 +54,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "backalley_site.urls"
 WSGI_APPLICATION = "backalley_site.wsgi.application"
+ASGI_APPLICATION = "backalley_site.asgi.application"
 
 TEMPLATES = [
     {
@@ -78,6 +79,16 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # ms per request; docker-compose sets 60 s); health checks replace one the server dropped.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under ASGI each sync request runs in a thread of its own, so a connection kept "per thread"
+# is never reused: serve with DB_POOL=true instead (psycopg's pool, one per process, bounded),
+# which needs DB_CONN_MAX_AGE=0.
+if env.bool("DB_POOL", default=False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=10),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -160,36 +171,47 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
-# --- The correspondence clock (clock/): one beat process, a static schedule, queue "clock".
+# --- The correspondence clock (clock/): one beat process, a static schedule, queue "clock"
+# (routed below).
 CELERY_BEAT_SCHEDULE.update(
     {
         "clock-sweep-deadlines": {
             "task": "clock.tasks.sweep_deadlines",
             "schedule": 60.0,
-            "options": {"queue": "clock", "expires": 55},
+            "options": {"expires": 55},
         },
         "clock-send-reminders": {
             "task": "clock.tasks.send_reminders",
             "schedule": 300.0,
-            "options": {"queue": "clock", "expires": 290},
+            "options": {"expires": 290},
         },
         "clock-daily-digests": {
             "task": "clock.tasks.send_daily_digests",
             "schedule": crontab(hour=7, minute=0),
-            "options": {"queue": "clock"},
         },
     }
 )
-# Bot turns have their own queue, so a burst of bot games never delays other work.
-CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}}
+# Queues are chosen here only (never at a call site). Bot turns have their own queue, so a
+# burst of bot games never delays other work.
+CELERY_TASK_ROUTES = {"bots.tasks.*": {"queue": "bots"}, "clock.tasks.*": {"queue": "clock"}}
 # Ratings are applied one game at a time, in order, by the "ratings" queue (ladder/).
 CELERY_TASK_ROUTES["ladder.tasks.*"] = {"queue": "ratings"}
-# A bot turn whose task was lost (say its worker was down) is enqueued again.
-CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"] = {
-    "task": "bots.tasks.sweep_stalled_bot_turns",
-    "schedule": 30.0,
-    "options": {"queue": "bots", "expires": 25},
+# --- Domain events (games/outbox.py): every event reaches every consumer at least once.
+# The committing process delivers right after commit; the relay delivers what it did not
+# (a crash, a consumer that raised), from GAMES_EVENTS_RETRY_S after the commit on, backing
+# off on each failed try. Queue "events", so a burst of bot turns never delays it.
+CELERY_TASK_ROUTES["games.tasks.*"] = {"queue": "events"}
+GAMES_EVENTS_RETRY_S = env.float("GAMES_EVENTS_RETRY_S", default=10.0)
+CELERY_BEAT_SCHEDULE["games-relay-events"] = {
+    "task": "games.tasks.relay_events",
+    "schedule": env.float("GAMES_EVENTS_RELAY_EVERY_S", default=5.0),
+    "options": {"expires": 5},
 }
+# Delivered events and the stored answers to keyed move requests (for replays of the same
+# Idempotency-Key) are dropped after these windows, hourly.
+GAMES_EVENTS_KEEP_DAYS = env.int("GAMES_EVENTS_KEEP_DAYS", default=7)
+GAMES_MOVE_RESPONSE_KEEP_HOURS = env.int("GAMES_MOVE_RESPONSE_KEEP_HOURS", default=24)
+CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 3600.0}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -213,6 +235,23 @@ if _until := env.str("BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", default=""):
     BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = datetime.fromisoformat(_until)
     if BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.tzinfo is None:
         BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.replace(tzinfo=UTC)
+
+# --- Live play: the event feed's push (games/live/, docs/live.md) --------------------------
+# Where wake-ups are published and heard: Redis pub/sub when a redis:// URL is given (by
+# default the broker's), else in-process only (the embedded default).
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default="backalley:live:")
+# Each server process re-reads the games its clients wait on this often (one query for all),
+# so a lost wake-up costs at most this much delay. Without Redis a worker's moves (bots, the
+# clock) reach the web process only this way, hence the short default there.
+LIVE_CHECK_INTERVAL = env.float("LIVE_CHECK_INTERVAL", default=10.0 if LIVE_REDIS_URL else 1.0)
+# Open streams and long polls one token (or one signed-in user) may hold at once.
+LIVE_MAX_STREAMS_PER_TOKEN = env.int("LIVE_MAX_STREAMS_PER_TOKEN", default=8)
+# Threads per server process for the feed's database reads.
+LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 
 # --- Play pages ---------------------------------------------------------------------------
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open

@@ -25,16 +25,3 @@ from bots import turns
 def play_bot_turn(game_id: int, expected_seq: int) -> str:
     """Play the hosted or webhook bot to act in ``game_id`` at move ``expected_seq``."""
     return turns.play_turn(game_id=game_id, expected_seq=expected_seq)
-
-
-@shared_task(name="bots.tasks.sweep_stalled_bot_turns", acks_late=True, ignore_result=True)
-def sweep_stalled_bot_turns() -> int:
-    """Re-enqueue bot turns that waited too long (a lost task, or a worker down for a while).
-
-    Safe to run at any time: each re-enqueued task re-reads the game and plays only if the
-    turn is still open. Returns how many turns were re-enqueued.
-    """
-    stalled = turns.stalled_turns()
-    for game_id, seq in stalled:
-        play_bot_turn.apply_async(args=(game_id, seq), queue="bots")
-    return len(stalled)

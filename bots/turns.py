@@ -13,7 +13,6 @@ from datetime import timedelta
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db.models import F, Q
 from django.utils import timezone
 
 from bots import brain, selectors, services, webhook
@@ -21,7 +20,7 @@ from bots.models import Bot, BotKind, BotStatus, FaultKind
 from games import statecache
 from games.engine.actions import action_str
 from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
-from games.models import Game, GameStatus, SubmittedBy
+from games.models import Game, SubmittedBy
 from games.services import move_submit
 
 logger = logging.getLogger(__name__)
@@ -120,27 +119,6 @@ def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
             return action, "bot"
     # A fault, or a suspended/disabled webhook bot: the house strategy plays so the game goes on.
     return _house_action(game, seat, state, seed), "system"
-
-
-STALL_AFTER_S = 30.0
-SWEEP_LIMIT = 500
-
-
-def stalled_turns(*, older_than_s: float = STALL_AFTER_S) -> list[tuple[int, int]]:
-    """(game id, seq) of active games whose hosted or webhook bot has not moved for a while."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_s)
-    games = (
-        Game.objects.filter(
-            status=GameStatus.ACTIVE,
-            to_act__isnull=False,
-            seats__position=F("to_act"),
-            seats__player__bot__kind__in=[BotKind.HOSTED, BotKind.WEBHOOK],
-        )
-        .filter(Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff))
-        .order_by("last_move_at")
-        .values_list("pk", "move_count")[:SWEEP_LIMIT]
-    )
-    return list(games)
 
 
 def play_turn(*, game_id: int, expected_seq: int) -> str:

@@ -1,25 +1,27 @@
-"""The clock follows each game through the games app's after-commit hooks."""
+"""The clock follows each game through the games app's durable events.
+
+The sync itself runs in a task (queue "clock", routed in settings), not in the mover's
+request: the request commits and answers, and the clock catches up right after. The task
+id is deterministic and ``clock_sync`` does nothing for a clock already in step, so a
+repeated event changes nothing.
+"""
 
 from __future__ import annotations
 
-import logging
-
 from games import hooks as game_hooks
 
-logger = logging.getLogger(__name__)
+
+def sync_task_id(game_id: int, seq: int) -> str:
+    return f"clock-sync:{game_id}:{seq}"
 
 
 def follow_game(event: game_hooks.GameEvent) -> None:
-    """Start (or stop) the running clock for the turn the game has reached.
+    """Start (or stop) the running clock for the turn the game has reached."""
+    from clock.tasks import sync_clock
 
-    Runs after the move's commit, in the mover's request; it is one short transaction.
-    Should it fail or be lost, the sweeper finds the clock behind the log and syncs it.
-    """
-    from clock.services import clock_sync
-
-    clock_sync(game_id=event.game_id)
+    sync_clock.apply_async(args=(event.game_id,), task_id=sync_task_id(event.game_id, event.seq))
 
 
 def install() -> None:
-    game_hooks.on_game_started(follow_game)
-    game_hooks.on_move_committed(follow_game)
+    game_hooks.on_game_started(follow_game, name="clock.follow_game")
+    game_hooks.on_move_committed(follow_game, name="clock.follow_game")

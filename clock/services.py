@@ -148,7 +148,9 @@ def _enqueue_substitute(game_id: int, seq: int) -> None:
     from clock.tasks import play_abandoned_seat  # the tasks module imports this one
 
     transaction.on_commit(
-        lambda: play_abandoned_seat.apply_async(args=(game_id, seq), queue="clock")
+        lambda: play_abandoned_seat.apply_async(
+            args=(game_id, seq), task_id=f"clock-abandoned:{game_id}:{seq}"
+        )
     )
 
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from bots.brain import turn_seed
-from clock import services, substitute, timecontrol
+from clock import substitute, timecontrol
 from clock.models import GameClock, Notification, NotificationKind, SeatClock
 from clock.vacation import vacations_expire
 from games import statecache
@@ -42,7 +42,6 @@ def idempotency_key(game_id: int, seq: int) -> str:
 @dataclass
 class SweepReport:
     vacations_ended: int = 0
-    synced: int = 0
     moved: list[tuple[int, int]] = field(default_factory=list)  # (game id, seq) substituted
     abandoned: list[tuple[int, int]] = field(default_factory=list)  # (game id, seat)
     skipped: int = 0
@@ -144,23 +143,9 @@ def due_games(now: datetime) -> list[int]:
     )
 
 
-def stale_clocks() -> list[int]:
-    """Games with a time control whose clock is behind the move log (a lost sync)."""
-    behind = Q(clock__isnull=True) | ~Q(clock__turn_seq=F("move_count"))
-    return list(
-        Game.objects.filter(status=GameStatus.ACTIVE, options__time_control__isnull=False)
-        .exclude(options__time_control=None)
-        .filter(behind)
-        .values_list("pk", flat=True)[:BATCH]
-    )
-
-
 def sweep(*, now: datetime | None = None) -> SweepReport:
     now = now or timezone.now()
     report = SweepReport(vacations_ended=vacations_expire(now=now))
-    for game_id in stale_clocks():
-        services.clock_sync(game_id=game_id)
-        report.synced += 1
     for game_id in due_games(now):
         try:
             played = timeout_play(game_id=game_id, now=now)

@@ -2,8 +2,8 @@
 
 ``sweep_deadlines`` and the reminder tasks run from the beat schedule in settings; a
 second run, or two ticks racing, changes nothing more (see ``clock.sweeper`` and
-``clock.reminders``). All of them run on the "clock" queue (named where they are sent: the beat
-schedule's options and ``apply_async(queue="clock")``).
+``clock.reminders``). All of them run on the "clock" queue (routed in settings).
+``sync_clock`` follows each committed move (enqueued by ``clock.hooks``).
 ``play_abandoned_seat`` is enqueued on commit when a turn comes to
 an abandoned seat, so the house bot answers at once instead of at the next tick.
 """
@@ -31,15 +31,22 @@ COMMON: dict[str, Any] = {
 
 @shared_task(name="clock.tasks.sweep_deadlines", soft_time_limit=240, time_limit=300, **COMMON)
 def sweep_deadlines() -> dict[str, int]:
-    """End spent vacations, repair lagging clocks, and move for every seat out of time."""
+    """End spent vacations and move for every seat out of time."""
     report = sweeper.sweep()
     return {
         "vacations_ended": report.vacations_ended,
-        "synced": report.synced,
         "moved": len(report.moved),
         "abandoned": len(report.abandoned),
         "skipped": report.skipped,
     }
+
+
+@shared_task(name="clock.tasks.sync_clock", soft_time_limit=20, time_limit=30, **COMMON)
+def sync_clock(game_id: int) -> bool:
+    """Bring the game's clock up to its move log (nothing when already in step)."""
+    from clock.services import clock_sync
+
+    return clock_sync(game_id=int(game_id)) is not None
 
 
 @shared_task(name="clock.tasks.send_reminders", soft_time_limit=240, time_limit=300, **COMMON)

@@ -90,11 +90,12 @@ class Game(models.Model):
         null=True, blank=True, help_text="Seat whose turn it is; empty unless active."
     )
     deal_number = models.PositiveSmallIntegerField(default=0)
-    snapshot = models.BinaryField(
+    snapshot = models.JSONField(
         null=True,
         blank=True,
         editable=False,
-        help_text="Cached engine state as of move snapshot_seq (see games.statecache).",
+        help_text="The engine's plain-data checkpoint as of move snapshot_seq (a cache; "
+        "see games.statecache).",
     )
     snapshot_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
@@ -242,3 +243,59 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action}"
+
+
+class Event(models.Model):
+    """The outbox: one row per domain event, written in the transaction that caused it.
+
+    :mod:`games.outbox` delivers it to every consumer registered in :mod:`games.hooks` and
+    sets ``delivered_at`` once all of them have acknowledged it; until then the relay tries
+    again from ``next_try_at`` on (which also leaves the committing process a head start).
+    Delivered rows are pruned after ``GAMES_EVENTS_KEEP_DAYS`` (``games.tasks.prune``).
+    """
+
+    kind = models.CharField(max_length=20)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    public_id = models.CharField(max_length=16)
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10)
+    created_at = models.DateTimeField()
+    next_try_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The relay's scan: only undelivered rows are in it.
+            models.Index(
+                fields=["next_try_at"],
+                condition=Q(delivered_at__isnull=True),
+                name="event_pending",
+            ),
+            models.Index(fields=["delivered_at"], name="event_delivered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.game_id}:{self.seq}"
+
+
+class EventDelivery(models.Model):
+    """One consumer's acknowledgement of an event that is not yet delivered to all.
+
+    Written only when a delivery is partial (a consumer raised), so the retry calls only
+    the consumers that have not acknowledged it.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deliveries")
+    consumer = models.CharField(max_length=200)
+    delivered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "consumer"], name="event_delivery_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} → {self.consumer}"

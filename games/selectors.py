@@ -86,7 +86,7 @@ def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
-    """The game record (RECORD-FORMAT.md): the seat's view while on, everything after."""
+    """The game record (docs/record-format.md): the seat's view while on, everything after."""
     state = game_state(game=game)
     if state is None:
         raise GameNotFound(message="The game has not started: there is no record yet.")

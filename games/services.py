@@ -2,7 +2,8 @@
 
 Every function is keyword-only and runs in one short transaction that locks the game row
 first (``select_for_update``), so there is one writer at a time per game. Side effects for
-other apps (bots, ratings, clocks) run only after commit, through :mod:`games.hooks`.
+other apps (bots, ratings, clocks) leave through one door: an outbox row written in the same
+transaction (:mod:`games.outbox`), delivered after commit to the consumers of :mod:`games.hooks`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Player
-from games import hooks, statecache
+from games import outbox, statecache
 from games.engine import shuffle
 from games.engine.actions import action_from_json, action_to_json, parse_action
 from games.engine.cards import card_str, mask_to_cards
@@ -252,10 +253,8 @@ def _start(game: Game) -> None:
     game.snapshot_seq = 0
     game.save()
     _store_deal(game, state.deal_number, state.attempt, state.dealer, 0)
-    event = hooks.GameEvent(
-        "game_started", game.pk, game.public_id, 0, None, state.seat_to_act, game.status
-    )
-    transaction.on_commit(lambda: (statecache.remember(game, state), hooks.fire(event)))
+    transaction.on_commit(lambda: statecache.remember(game, state))
+    outbox.emit([outbox.event(game, "game_started", seq=0)])
 
 
 # --- moves -------------------------------------------------------------------------------
@@ -330,7 +329,13 @@ def move_submit(
                     raise IdempotencyKeyReused(
                         message="This Idempotency-Key was already used for another move."
                     )
-                return MoveResult(prior, prior.response or {}, True)
+                body = prior.response
+                if body is None:  # answered before the pruning window: the state as of now
+                    body = {
+                        "move": {"seq": prior.seq, "seat": prior.seat, "action": prior.action},
+                        **state_payload(game, seat_rows, statecache.state_for(game), prior.seat),
+                    }
+                return MoveResult(prior, body, True)
         if game.status == GameStatus.WAITING:
             raise GameNotStarted(message="The game has not started: seats are still open.")
         if game.status == GameStatus.ABORTED:
@@ -423,22 +428,12 @@ def _commit_move(
         "move": {"seq": seq, "seat": seat, "action": move.action},
         **state_payload(game, seat_rows, state, seat),
     }
-    move.response = body
+    # Kept only to answer a retried request with the same key (pruned after a window).
+    move.response = body if key is not None else None
     move.save(force_insert=True)
-
-    def after_commit() -> None:
-        statecache.remember(game, state)
-        hooks.fire(
-            hooks.GameEvent(
-                "move_committed", game.pk, game.public_id, seq, seat, game.to_act, game.status
-            )
-        )
-        if game.status == GameStatus.FINISHED:
-            hooks.fire(
-                hooks.GameEvent(
-                    "game_finished", game.pk, game.public_id, seq, None, None, game.status
-                )
-            )
-
-    transaction.on_commit(after_commit)
+    transaction.on_commit(lambda: statecache.remember(game, state))
+    events = [outbox.event(game, "move_committed", seq=seq, seat=seat, now=now)]
+    if game.status == GameStatus.FINISHED:
+        events.append(outbox.event(game, "game_finished", seq=seq, now=now))
+    outbox.emit(events)
     return MoveResult(move, body, False)

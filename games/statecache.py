@@ -8,28 +8,27 @@ Three sources, tried in order, each checked against the game row's ``move_count`
    transaction as the move that reached it) plus the moves logged since: at most one deal's;
 3. a full replay of the seed and the move log (the truth; also what ``verify_games`` does).
 
-Snapshots are taken once per deal rather than per move because pickling a late-game state
-costs milliseconds: per move, that would make a move's cost grow with the game's length.
+Snapshots are taken once per deal rather than per move so that a move's cost does not grow
+with the game's length (a late-game checkpoint is a few KB of JSON).
 
 States handed out by :func:`state_for` are shared: callers must not mutate them. Writers
 take ``.clone()`` and publish the new state with :func:`remember` only after commit, so a
 rolled-back move can never poison the cache.
 
-The snapshot is a pickle of the engine's ``GameState``. That is safe here because the column
-is written only by our own move path, never from client input; any load failure (say after
-an engine upgrade changed the class) falls back to a replay.
+The snapshot is the engine's versioned plain-data checkpoint (``GameState.checkpoint()``):
+no code is loaded from the database, and a checkpoint an upgraded engine cannot read
+(another version) simply falls back to a replay.
 """
 
 from __future__ import annotations
 
-import io
 import logging
-import pickle
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from games.engine import cards, shuffle
+from games.engine.checkpoint import CheckpointError
+from games.engine.errors import EngineError
 from games.engine.state import GameState
 
 if TYPE_CHECKING:
@@ -38,73 +37,27 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CACHE_SIZE = 512
-_MAGIC = b"BAS1"
 
 _lock = threading.Lock()
 # game id -> (seed, state): the seed guards against a reused id (test databases reset them).
 _cache: OrderedDict[int, tuple[str, GameState]] = OrderedDict()
 
 
-# The engine may keep keyed hash objects derived from the seed (they cannot be pickled):
-# they are written as a reference and rebuilt from the seed on load.
-_HMAC_KEY = getattr(shuffle, "HmacKey", None)
+def dump(state: GameState) -> dict[str, Any]:
+    """The snapshot of ``state``: its plain-data checkpoint."""
+    return state.checkpoint()
 
 
-# The engine's states point at its shared lookup tables (e.g. the led suit's table of legal
-# plays, ~130 KB each): written by reference, or every snapshot would carry copies of them.
-_SHARED_TABLES = {id(table): f"suit-list:{i}" for i, table in enumerate(cards.SUIT_LISTS)}
-_TABLES_BY_REF = {f"suit-list:{i}": table for i, table in enumerate(cards.SUIT_LISTS)}
-
-
-class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: object) -> str | None:
-        if _HMAC_KEY is not None and type(obj) is _HMAC_KEY:
-            return "seed-key"
-        if type(obj) is tuple:
-            return _SHARED_TABLES.get(id(obj))
-        return None
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, data: io.BytesIO, seed: str) -> None:
-        super().__init__(data)
-        self.seed = seed
-
-    def persistent_load(self, pid: object) -> object:
-        if pid == "seed-key" and _HMAC_KEY is not None:
-            return _HMAC_KEY(bytes.fromhex(self.seed))
-        if isinstance(pid, str) and pid in _TABLES_BY_REF:
-            return _TABLES_BY_REF[pid]
-        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
-
-
-def dump(state: GameState) -> bytes | None:
-    """A snapshot of ``state``, or None when it cannot be taken (then replays serve)."""
-    out = io.BytesIO()
-    try:
-        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
-    except Exception:
-        logger.warning("engine state cannot be snapshotted; replaying instead", exc_info=True)
-        return None
-    return _MAGIC + out.getvalue()
-
-
-def load(blob: bytes | memoryview | None, seed: str, move_count: int) -> GameState | None:
-    """The state in a snapshot blob, or None when absent, unreadable or out of step."""
-    if blob is None:
-        return None
-    data = bytes(blob)
-    if not data.startswith(_MAGIC):
+def load(data: object, seed: str, move_count: int) -> GameState | None:
+    """The state in a snapshot, or None when absent, unreadable or out of step."""
+    if data is None:
         return None
     try:
-        # Safe: the column is written only by the move path, never from client input.
-        state = _Unpickler(io.BytesIO(data[len(_MAGIC) :]), seed).load()
-    except Exception:
+        state = GameState.resume(seed, data)
+    except (CheckpointError, EngineError):
         logger.warning("unreadable game snapshot; replaying instead", exc_info=True)
         return None
-    if not isinstance(state, GameState) or state.move_count != move_count:
-        return None
-    return state
+    return state if state.move_count == move_count else None
 
 
 def replay(game: Game, upto: int | None = None) -> GameState:

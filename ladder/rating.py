@@ -19,6 +19,8 @@ from collections.abc import Collection, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import NamedTuple, Protocol
 
+from games.engine.constants import team_of
+
 START = Decimal("1500.0000")
 K_PROVISIONAL = Decimal(40)
 K_ESTABLISHED = Decimal(20)
@@ -39,8 +41,8 @@ WIN = Decimal(1)
 DRAW = Decimal("0.5")
 LOSS = Decimal(0)
 
-#: Team of each seat (RULES.md §1: team 0 = seats 0 and 2).
-SEAT_TEAM = (0, 1, 0, 1)
+#: Team of each seat (docs/rules.md §1).
+SEAT_TEAM = tuple(team_of(seat) for seat in range(4))
 
 
 class Rated(Protocol):

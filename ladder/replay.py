@@ -1,7 +1,7 @@
 """The game page's data: the seats, each deal's scores, the record for the replay, ratings.
 
 A finished game shows its whole record (the seed and every hand); a game in progress shows
-only what a spectator may see (RULES.md §8): the record and view for viewer None.
+only what a spectator may see (docs/rules.md §8): the record and view for viewer None.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import Http404
 
+from games.engine.constants import team_of
 from games.models import Game, GameStatus, Seat
 from ladder import selectors
 
@@ -79,7 +80,7 @@ def game_page_context(public_id: str) -> dict[str, Any]:
         {
             "position": s.position,
             "player": s.player,
-            "team": s.position % 2,
+            "team": team_of(s.position),
             "change": changes["seats"].get(s.position),
         }
         for s in seats

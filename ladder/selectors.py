@@ -15,6 +15,7 @@ from django.db.models.functions import Lower
 
 from accounts.models import Player
 from backalley_site.errors import NotFoundError
+from games.engine.constants import partner_of
 from games.models import Game, GameStatus, Seat
 from ladder import rating
 from ladder.models import PairRating, PairRatingChange, PlayerRating, RatingChange
@@ -158,7 +159,7 @@ def recent_games(player: Player, limit: int = 20) -> list[RecentGame]:
             RecentGame(
                 game=seat.game,
                 seat=pos,
-                partner=names.get((pos + 2) % 4, "?"),
+                partner=names.get(partner_of(pos), "?"),
                 opponents=(names.get((pos + 1) % 4, "?"), names.get((pos + 3) % 4, "?")),
                 result=_result(seat.game, pos, change),
                 change=change,

@@ -24,6 +24,21 @@ def require_service(available: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+# --- The live server, under ASGI ------------------------------------------------------------
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """pytest-django's ``live_server``, served by the ASGI application (uvicorn in a thread).
+
+    Same interface and database handling (a test that uses it gets the transactional test
+    database through pytest-django's own helper); see tests/asgi_live_server.py for why.
+    """
+    from tests.asgi_live_server import AsgiLiveServer
+
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
+
+
 # --- Real headless Chromium, for the tests of the pages ------------------------------------
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

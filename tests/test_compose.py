@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
 APP_SERVICES = ["migrate", "web", "worker", "beat"]
-QUEUES = {"celery", "bots", "ratings", "clock"}
+QUEUES = {"celery", "bots", "ratings", "clock", "events"}
 
 
 def argv(service: str) -> list[str]:
@@ -89,16 +89,43 @@ def test_migrate_runs_manage_py() -> None:
     assert (ROOT / "manage.py").is_file()
 
 
-def test_web_runs_gunicorn_on_the_wsgi_application() -> None:
-    args = argv("web")
+ASGI_WORKER = "uvicorn_worker.UvicornWorker"
+
+
+def _asgi_server(args: list[str]) -> None:
+    """gunicorn, with uvicorn workers, serving the project's ASGI application."""
     assert args[0] == "gunicorn"
     module, attr = args[1].split(":")
-    assert module == "backalley_site.wsgi"
-    assert callable(getattr(importlib.import_module(module), attr))
+    assert module == "backalley_site.asgi"
+    application = getattr(importlib.import_module(module), attr)
+    assert callable(application)
+    from django.core.handlers.asgi import ASGIHandler
+
+    assert isinstance(application, ASGIHandler)
+    worker_class = option(args, "--worker-class") or option(args, "-k")
+    assert worker_class == ASGI_WORKER
+    worker_module, worker_name = worker_class.rsplit(".", 1)
+    assert getattr(importlib.import_module(worker_module), worker_name)
+
+
+def test_web_runs_gunicorn_with_uvicorn_workers_on_the_asgi_application() -> None:
+    args = argv("web")
+    _asgi_server(args)
     bind = option(args, "--bind")
     assert bind is not None
     port = bind.rsplit(":", 1)[1]
     assert any(str(p).split(":")[-1] == port for p in SERVICES["web"]["ports"])
+    # Streams and long polls hold sockets: the web service may open many files.
+    assert SERVICES["web"]["ulimits"]["nofile"]["soft"] >= 16384
+    # gunicorn's --timeout is a uvicorn worker's heartbeat; the stream cap must still fit
+    # the graceful stop (streams close themselves at once on a stop, see games/live/).
+    assert int(option(args, "--graceful-timeout") or 30) >= 5
+
+
+def test_web_pools_database_connections_under_asgi() -> None:
+    env = SERVICES["web"]["environment"]
+    assert env["DB_POOL"] == "true" and env["DB_CONN_MAX_AGE"] == "0"
+    assert env["DATABASE_URL"] == SERVICES["worker"]["environment"]["DATABASE_URL"]
 
 
 @pytest.mark.django_db
@@ -140,7 +167,15 @@ def test_the_dev_runner_consumes_the_same_queues() -> None:
     assert set(re.search(r"--queues=([\w,]+)", script).group(1).split(",")) == QUEUES
 
 
-def test_the_dockerfile_installs_the_project_and_runs_gunicorn() -> None:
+def test_the_dev_runner_serves_the_site_with_the_same_asgi_server() -> None:
+    script = (ROOT / "scripts" / "run-dev.sh").read_text().replace("\\\n", " ")
+    line = next(ln for ln in script.splitlines() if ln.startswith('"$BIN/gunicorn"'))
+    args = shlex.split(line.replace('"$BIN/gunicorn"', "gunicorn"))
+    _asgi_server(args)
+    assert "runserver" not in script
+
+
+def test_the_dockerfile_installs_the_project_and_runs_the_asgi_server() -> None:
     text = (ROOT / "Dockerfile").read_text()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     assert lines[0].startswith("FROM python:3.1")
@@ -152,14 +187,21 @@ def test_the_dockerfile_installs_the_project_and_runs_gunicorn() -> None:
     assert "manage.py collectstatic" in text
     assert re.search(r"^USER \w+", text, re.M), "the image must not run as root"
     cmd = re.search(r"^CMD (\[.*\])", text, re.M)
-    assert cmd and yaml.safe_load(cmd.group(1))[:2] == [
-        "gunicorn",
-        "backalley_site.wsgi:application",
-    ]
+    assert cmd
+    _asgi_server([str(a) for a in yaml.safe_load(cmd.group(1))])
     # The image installs the runtime dependencies named in pyproject.toml, which must include
     # everything the processes above start.
     deps = " ".join(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"])
-    for needed in ["gunicorn", "celery", "psycopg", "redis", "whitenoise", "django-environ"]:
+    for needed in [
+        "gunicorn",
+        "uvicorn",
+        "uvicorn-worker",
+        "celery",
+        "psycopg[binary,pool]",
+        "redis",
+        "whitenoise",
+        "django-environ",
+    ]:
         assert needed in deps.lower(), needed
 
 

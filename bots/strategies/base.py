@@ -8,6 +8,7 @@ from typing import Protocol
 from bots.strategies.heuristic import choose_bid, choose_card
 from bots.strategies.knowledge import SeatKnowledge
 from games.engine.cards import card_mask
+from games.engine.constants import team_of
 from games.engine.deal import BIDDING
 
 
@@ -46,7 +47,7 @@ def heuristic_action(info: SeatKnowledge) -> int:
         return choose_bid(
             info.hand, tm, info.hand_size, info.unseen, info.seat, info.dealer, info.bids
         )
-    team = info.seat & 1
+    team = team_of(info.seat)
     our_board = info.contracts()[team][1] > 0
     return choose_card(
         info.seat,

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import JOKERS_MASK, SUIT_MASKS
+from games.engine.constants import partner_of
+from games.engine.deal import bidder, suit_mask_of, winning_index
 
 _SUIT_NUMBERS = (0, 1, 2, 3)
 
@@ -27,14 +29,9 @@ def _high(m: int) -> int:
     return m.bit_length() - 1
 
 
-def _suit_mask(card: int, tm: int) -> int:
-    """The effective suit of ``card``: the trump mask for a trump, else its plain suit."""
-    return tm if tm >> card & 1 else SUIT_MASKS[card // 13]
-
-
 def is_boss(card: int, tm: int, live: int) -> bool:
     """No card the others might hold ranks above ``card`` in its effective suit."""
-    return not live & _suit_mask(card, tm) & ~((2 << card) - 1)
+    return not live & suit_mask_of(card, tm) & ~((2 << card) - 1)
 
 
 # -- bidding -------------------------------------------------------------------------------
@@ -107,8 +104,8 @@ def choose_bid(
     partner_bid = None
     opp_numbers = 0
     for i, b in enumerate(bids):
-        who = (dealer + 1 + i) & 3
-        if who == seat ^ 2:
+        who = bidder(dealer, i)
+        if who == partner_of(seat):
             partner_bid = b
         elif PASS < b < BOARD:
             opp_numbers += b - PASS
@@ -127,16 +124,6 @@ def choose_bid(
 
 
 # -- play ----------------------------------------------------------------------------------
-def _winning(trick: Sequence[int], tm: int) -> tuple[int, int]:
-    """(index in the trick, card) of the card winning the trick so far."""
-    played = 0
-    for c in trick:
-        played |= 1 << c
-    trumps = played & tm
-    best = _high(trumps) if trumps else _high(played & _suit_mask(trick[0], tm))
-    return trick.index(best), best
-
-
 def _discard(hand: int, legal: int, tm: int, live: int) -> int:
     """The least useful legal card: a low non-trump that is not a winner, from a short suit
     (to make a void), else the lowest card."""
@@ -215,14 +202,15 @@ def choose_card(
     if not trick:
         return _choose_lead(hand, legal, tm, live, our_board)
     led = trick[0]
-    led_mask = _suit_mask(led, tm)
-    idx, best = _winning(trick, tm)
+    led_mask = suit_mask_of(led, tm)
+    idx = winning_index(trick, tm)
+    best = trick[idx]
     winner = (leader + idx) & 3
     pos = len(trick)  # cards before mine: 1 = second hand, 3 = last
     above = ~((2 << best) - 1)
     win = legal & tm & above if tm >> best & 1 else legal & led_mask & above | legal & tm
     following = bool(legal & led_mask)
-    if winner == seat ^ 2:
+    if winner == partner_of(seat):
         # The partner holds the trick: keep my cards unless its card may fall to the last hand.
         if pos == 3 or is_boss(best, tm, live) or not win:
             return _low(legal & led_mask) if following else _discard(hand, legal, tm, live)

@@ -14,8 +14,8 @@ import random
 from bots.strategies.heuristic import choose_bid
 from bots.strategies.knowledge import SeatKnowledge
 from games.engine.actions import BOARD, PASS
-from games.engine.cards import FULL_DECK_MASK, JOKERS_MASK
-from games.engine.deal import DealState
+from games.engine.cards import FULL_DECK_MASK
+from games.engine.deal import DealState, bidder, out_of_play
 from games.engine.errors import EngineError
 
 STOCK = 3  # bin index of the undealt stock (bins 0..2 are the other seats in seat order)
@@ -192,14 +192,12 @@ def bid_fit(info: SeatKnowledge, hands: list[int]) -> float:
     A soft model of the bidders (people and other bots bid differently): it makes likely
     deals likelier, it never rules one out.
     """
-    out = 1 << info.upcard
-    if info.trump is None:
-        out |= JOKERS_MASK
+    out = out_of_play(info.upcard)
     tm = info.trump_mask
     n = info.hand_size
     fit = 1.0
     for i, bid in enumerate(info.bids):
-        seat = (info.dealer + 1 + i) & 3
+        seat = bidder(info.dealer, i)
         if seat == info.seat:
             continue
         start = hands[seat] | info.played[seat]
@@ -207,8 +205,3 @@ def bid_fit(info: SeatKnowledge, hands: list[int]) -> float:
         guess = choose_bid(start, tm, n, live, seat, info.dealer, info.bids[:i])
         fit *= 0.35 ** abs(_bid_level(guess, n) - _bid_level(bid, n))
     return fit
-
-
-def sample_world(info: SeatKnowledge, rng: random.Random, bid_tries: int = 6) -> DealState:
-    """One determinized deal (see :meth:`Sampler.world`)."""
-    return Sampler(info).world(rng, bid_tries)

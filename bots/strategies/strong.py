@@ -24,16 +24,9 @@ from bots.strategies.heuristic import choose_bid, choose_card
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.sampling import Sampler
 from games.engine.actions import BOARD, PASS
-from games.engine.cards import FULL_DECK_MASK, JOKERS_MASK, LB, SUIT_MASKS
-from games.engine.deal import BIDDING, DONE, PLAYING, DealState
-
-
-def _out_mask(world: DealState) -> int:
-    """Cards that are in no hand from the start: the upcard, and the jokers of a no-trump deal."""
-    out = 1 << world.upcard
-    if world.trump is None:
-        out |= JOKERS_MASK
-    return out
+from games.engine.cards import FULL_DECK_MASK, LB
+from games.engine.constants import partner_of, team_of
+from games.engine.deal import BIDDING, DONE, PLAYING, DealState, out_of_play, suit_mask_of
 
 
 def rollout(world: DealState) -> None:
@@ -44,7 +37,7 @@ def rollout(world: DealState) -> None:
     """
     tm = world.trump_mask
     n = world.n
-    base = FULL_DECK_MASK & ~_out_mask(world)
+    base = FULL_DECK_MASK & ~out_of_play(world.upcard)
     for _, cards, _ in world.tricks:
         for c in cards:
             base &= ~(1 << c)
@@ -70,7 +63,7 @@ def rollout(world: DealState) -> None:
             world.leader,
             tm,
             base & ~hand,
-            bool(levels[seat] or levels[seat ^ 2]),
+            bool(levels[seat] or levels[partner_of(seat)]),
         )
         world.play(card)
         base &= ~(1 << card)
@@ -91,7 +84,7 @@ def _distinct_cards(info: SeatKnowledge) -> list[int]:
     kept: list[int] = []
     prev_by_suit: dict[int, int] = {}
     for c in legal:
-        suit_mask = tm if tm >> c & 1 else SUIT_MASKS[c // 13]
+        suit_mask = suit_mask_of(c, tm)
         key = -1 if tm >> c & 1 else c // 13
         prev = prev_by_suit.get(key)
         prev_by_suit[key] = c
@@ -127,7 +120,7 @@ class StrongStrategy:
         """Mean score difference (our team minus theirs) per candidate, and samples used."""
         _require_turn(info)
         candidates = _bid_candidates(info) if info.phase == BIDDING else _distinct_cards(info)
-        team = info.seat & 1
+        team = team_of(info.seat)
         totals = dict.fromkeys(candidates, 0.0)
         deadline = time.thread_time() + self.time_budget
         used = 0

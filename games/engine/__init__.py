@@ -6,11 +6,11 @@ Modules:
 - ``actions``: action ints (cards, ``PASS``, ``bid_action(k)``, ``BOARD``) and their text and
   JSON forms.
 - ``errors``: ``EngineError`` and its subclasses with stable codes.
-- ``shuffle``: the seeded, verifiable deals of RULES.md §9.
+- ``shuffle``: the seeded, verifiable deals of docs/rules.md §9.
 - ``deal``: one deal's state machine (``DealState``, buildable from explicit hands for bots).
 - ``state``: the whole 25-deal game (``GameState``, ``Outcome``).
 - ``views`` and ``events``: what a seat or a spectator may see, and what an action caused.
-- ``records``, ``validate`` and ``validate_play``: game records (RECORD-FORMAT.md), their reading back and the
+- ``records``, ``validate`` and ``validate_play``: game records (docs/record-format.md), their reading back and the
   validator (``validate_record``).
 - ``cli``: ``python -m games.engine selfplay | validate | deal`` (the only module with I/O).
 """

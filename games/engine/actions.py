@@ -10,15 +10,15 @@ Text and JSON forms round-trip:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from games.engine.cards import NUM_CARDS, card_str, parse_card
 from games.engine.errors import ActionParseError, CardParseError
 
-PASS = 54
-BOARD = 67
-MAX_BID = 12
-NUM_ACTIONS = 68
+PASS: Final = 54
+BOARD: Final = 67
+MAX_BID: Final = 12
+NUM_ACTIONS: Final = 68
 
 
 def bid_action(k: int) -> int:

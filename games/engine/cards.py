@@ -1,4 +1,4 @@
-"""Cards as small ints and hands as bitmasks (RULES.md §1).
+"""Cards as small ints and hands as bitmasks (docs/rules.md §1).
 
 A card is an int 0..53: ``suit * 13 + rank`` with suits S=0, H=1, D=2, C=3 and ranks
 2=0 .. A=12; ``LB`` = 52 and ``BB`` = 53. A hand is an int whose bit ``c`` is set when card
@@ -15,36 +15,37 @@ trick winners.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from games.engine.errors import CardParseError
 
-SUITS = "SHDC"
-RANKS = "23456789TJQKA"
+SUITS: Final = "SHDC"
+RANKS: Final = "23456789TJQKA"
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-LB = 52
-BB = 53
-NUM_CARDS = 54
+LB: Final = 52
+BB: Final = 53
+NUM_CARDS: Final = 54
 
-SUIT_MASKS: tuple[int, int, int, int] = (
+SUIT_MASKS: Final[tuple[int, int, int, int]] = (
     0x1FFF,
     0x1FFF << 13,
     0x1FFF << 26,
     0x1FFF << 39,
 )
-JOKERS_MASK = (1 << LB) | (1 << BB)
-FULL_DECK_MASK = (1 << NUM_CARDS) - 1
+JOKERS_MASK: Final = (1 << LB) | (1 << BB)
+FULL_DECK_MASK: Final = (1 << NUM_CARDS) - 1
 # The trump suit of a trump deal: the upcard's suit plus both jokers.
-TRUMP_MASKS: tuple[int, int, int, int] = tuple(m | JOKERS_MASK for m in SUIT_MASKS)  # type: ignore[assignment]
+TRUMP_MASKS: Final[tuple[int, int, int, int]] = tuple(m | JOKERS_MASK for m in SUIT_MASKS)  # type: ignore[assignment]
 
-_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("LB", "BB")
-_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(_NAMES)}
+_NAMES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS) + ("LB", "BB")
+_BY_NAME: Final[dict[str, int]] = {name: i for i, name in enumerate(_NAMES)}
 
 # mask -> card list, one 13-bit suit at a time (legal-move lists are built from these).
-SUIT_LISTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SUIT_LISTS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
     for s in range(4)
 )
-JOKER_LISTS: tuple[tuple[int, ...], ...] = ((), (LB,), (BB,), (LB, BB))
+JOKER_LISTS: Final[tuple[tuple[int, ...], ...]] = ((), (LB,), (BB,), (LB, BB))
 
 
 def card_str(card: int) -> str:

@@ -1,4 +1,4 @@
-"""One deal as a state machine: bidding, then play, then the deal's score (RULES.md §3-§6).
+"""One deal as a state machine: bidding, then play, then the deal's score (docs/rules.md §3-§6).
 
 ``DealState`` can be built from explicit hands, so bots can simulate determinized deals:
 
@@ -18,6 +18,7 @@ bit is a higher card, jokers included (BB=53 > LB=52 > the trump ace).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from games.engine.actions import BOARD, PASS
 from games.engine.cards import (
@@ -32,6 +33,12 @@ from games.engine.cards import (
     mask_to_cards,
     suit_name,
 )
+from games.engine.constants import BIDDING as BIDDING  # re-exported: phases are part of a deal
+from games.engine.constants import DONE as DONE
+from games.engine.constants import PLAYING as PLAYING
+
+if TYPE_CHECKING:
+    from games.engine.observation import Observation
 from games.engine.errors import (
     ActionParseError,
     EngineError,
@@ -44,20 +51,81 @@ from games.engine.errors import (
     WrongPhase,
 )
 
-BIDDING = "bidding"
-PLAYING = "playing"
-DONE = "done"
-
 # Legal bids per hand size: pass, 1..n-1, board (on a 1-card deal only pass and board).
-BID_ACTIONS: tuple[tuple[int, ...], ...] = tuple(
+BID_ACTIONS: Final[tuple[tuple[int, ...], ...]] = tuple(
     (PASS, *range(PASS + 1, PASS + n), BOARD) for n in range(14)
 )
-_NO_BLOOPER, _BB_LED, _LB_LED = 0, 1, 2
-_S0, _S1, _S2, _S3 = SUIT_LISTS  # per-suit tables: 13-bit suit mask -> its cards
+# What the trick's lead obliges the others to play.
+NO_BLOOPER: Final = 0
+BLOOPER_BB: Final = 1
+BLOOPER_LB: Final = 2
+# Per-suit tables: 13-bit suit mask -> its cards.
+_S0: Final = SUIT_LISTS[0]
+_S1: Final = SUIT_LISTS[1]
+_S2: Final = SUIT_LISTS[2]
+_S3: Final = SUIT_LISTS[3]
+# A joker's own "suit" in a no-trump deal, where no joker is in play (say, in a bad record).
+_PRINTED_SUIT_MASKS: Final = (*SUIT_MASKS, JOKERS_MASK)
+
+
+def bidder(dealer: int, index: int) -> int:
+    """The seat that makes the ``index``-th bid (0-based) of a deal: bidding starts at the
+    dealer's left and goes clockwise (docs/rules.md §4).
+
+    >>> [bidder(3, i) for i in range(4)]
+    [0, 1, 2, 3]
+    """
+    return (dealer + 1 + index) & 3
+
+
+def out_of_play(upcard: int) -> int:
+    """Cards in no hand from the start of a deal: the upcard, and both jokers in a no-trump
+    deal (the other joker is discarded face up; docs/rules.md §3).
+
+    >>> out_of_play(0) == 1, out_of_play(BB) == JOKERS_MASK
+    (True, True)
+    """
+    return (1 << upcard) | JOKERS_MASK if upcard >= LB else 1 << upcard
+
+
+def suit_mask_of(card: int, trump_mask: int) -> int:
+    """The cards of ``card``'s effective suit: the whole trump suit (jokers included) for a
+    trump, else its printed suit (docs/rules.md §3, §5).
+
+    >>> suit_mask_of(BB, TRUMP_MASKS[0]) == TRUMP_MASKS[0], suit_mask_of(0, TRUMP_MASKS[1])
+    (True, 8191)
+    """
+    return trump_mask if trump_mask >> card & 1 else _PRINTED_SUIT_MASKS[card // 13]
+
+
+def winning_card(played: int, led_mask: int, trump_mask: int) -> int:
+    """The card that wins (so far) among ``played`` (a mask): the highest trump, else the
+    highest card of the led suit (docs/rules.md §5, winning a trick). Within a suit a higher
+    bit is a higher card, jokers included (BB > LB > the trump ace).
+
+    >>> from games.engine.cards import parse_card as p
+    >>> played = (1 << p("KD")) | (1 << p("AD")) | (1 << p("2S"))
+    >>> winning_card(played, SUIT_MASKS[2], TRUMP_MASKS[0]) == p("2S")
+    True
+    """
+    return ((played & trump_mask) or (played & led_mask)).bit_length() - 1
+
+
+def winning_index(cards: Sequence[int], trump_mask: int) -> int:
+    """Index in ``cards`` (a trick or its start, in play order) of the card winning it."""
+    played = 0
+    for c in cards:
+        played |= 1 << c
+    return list(cards).index(winning_card(played, suit_mask_of(cards[0], trump_mask), trump_mask))
+
+
+def trick_winner(leader: int, cards: Sequence[int], trump_mask: int) -> int:
+    """The seat that wins (so far) a trick led by ``leader``."""
+    return (leader + winning_index(cards, trump_mask)) & 3
 
 
 def score_team(number: int, board: int, tricks: int, hand_size: int) -> int:
-    """A team's points for one deal (RULES.md §6).
+    """A team's points for one deal (docs/rules.md §6).
 
     ``number`` is the sum of the partners' numeric bids, ``board`` the team's board level
     (0 = none; it overrides the number).
@@ -124,7 +192,7 @@ class DealCore:
         self.led_mask = 0
         self.led_list: tuple[tuple[int, ...], ...] | None = None  # led plain suit's table
         self.led_shift = 0
-        self.blooper = _NO_BLOOPER
+        self.blooper = NO_BLOOPER
         self.broken = False
         # Completed tricks as (leader, cards in play order, winner).
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
@@ -182,7 +250,8 @@ class DealCore:
 
     # -- legal moves -------------------------------------------------------------------
     def legal_mask(self) -> int:
-        """The cards the seat to act may play now (0 outside the play phase)."""
+        """The cards the seat to act may play now (0 outside the play phase): the one
+        legality kernel of docs/rules.md §5 (following, leading trump, Blooper leads)."""
         if self.phase != PLAYING:
             return 0
         seat = self.to_act
@@ -193,7 +262,7 @@ class DealCore:
                 return hand  # cannot follow: any card, trump included
             bl = self.blooper
             if bl:  # Blooper lead: highest (BB) or lowest (LB) trump, partners included
-                return 1 << (follow.bit_length() - 1) if bl == _BB_LED else follow & -follow
+                return 1 << (follow.bit_length() - 1) if bl == BLOOPER_BB else follow & -follow
             return follow
         tm = self.trump_mask
         if self.broken or not tm or self.board_level[seat]:
@@ -206,30 +275,11 @@ class DealCore:
         if self.phase != PLAYING:
             return list(BID_ACTIONS[self.n]) if self.phase == BIDDING else []
         m = self._lm
-        if m < 0:  # legal_mask(), inlined: this is the hot path
-            seat = self.to_act
-            m = self.hands[seat]
-            if self.trick:
-                follow = m & self.led_mask
-                if follow:
-                    bl = self.blooper
-                    if bl:
-                        m = 1 << (follow.bit_length() - 1) if bl == _BB_LED else follow & -follow
-                    else:
-                        m = self._lm = follow
-                        table = self.led_list
-                        if table is not None:  # a plain suit was led: one table lookup
-                            return list(table[m >> self.led_shift])
-                        return [
-                            *_S0[m & 0x1FFF],
-                            *_S1[m >> 13 & 0x1FFF],
-                            *_S2[m >> 26 & 0x1FFF],
-                            *_S3[m >> 39 & 0x1FFF],
-                            *JOKER_LISTS[m >> 52],
-                        ]
-            elif not (self.broken or not self.trump_mask or self.board_level[seat]):
-                m = m & ~self.trump_mask or m
-            self._lm = m
+        if m < 0:
+            m = self._lm = self.legal_mask()
+            table = self.led_list
+            if table is not None and self.trick and not m & ~self.led_mask:
+                return list(table[m >> self.led_shift])  # following a plain suit: one lookup
         return [
             *_S0[m & 0x1FFF],
             *_S1[m >> 13 & 0x1FFF],
@@ -287,7 +337,7 @@ class DealCore:
         return best_seat
 
     def play(self, card: int) -> None:
-        """Play ``card`` for the seat to act (the legality test is inlined: it is the hot path)."""
+        """Play ``card`` for the seat to act; a typed error, changing nothing, if not legal."""
         if self.phase != PLAYING:
             raise WrongPhase(
                 "Bidding is not over yet: bid before playing a card."
@@ -299,19 +349,7 @@ class DealCore:
         bit = 1 << card
         legal = self._lm
         if legal < 0:
-            hand = self.hands[seat]
-            if self.trick:
-                legal = hand & self.led_mask
-                if not legal:
-                    legal = hand
-                elif self.blooper:
-                    legal = (
-                        1 << (legal.bit_length() - 1) if self.blooper == _BB_LED else legal & -legal
-                    )
-            elif self.broken or not self.trump_mask or self.board_level[seat]:
-                legal = hand
-            else:
-                legal = hand & ~self.trump_mask or hand
+            legal = self.legal_mask()
         if not legal & bit:
             raise self._play_error(card)
         self._lm = -1
@@ -324,31 +362,30 @@ class DealCore:
             if bit & tm:
                 self.led_mask = tm
                 self.led_list = None
-                self.blooper = _BB_LED if card == BB else _LB_LED if card == LB else _NO_BLOOPER
+                self.blooper = (
+                    BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
+                )
             else:
                 suit = card // 13
                 self.led_mask = SUIT_MASKS[suit]
                 self.led_list = SUIT_LISTS[suit]
                 self.led_shift = 13 * suit
-                self.blooper = _NO_BLOOPER
+                self.blooper = NO_BLOOPER
             self.to_act = (seat + 1) & 3
             return
         if k < 4:
             self.to_act = (seat + 1) & 3
             return
-        # The trick is complete: the highest trump, else the highest card of the led suit.
+        # The trick is complete.
         played = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit
-        trumps = played & self.trump_mask
-        if trumps:
+        tm = self.trump_mask
+        if played & tm:
             self.broken = True
-            top = trumps.bit_length() - 1
-        else:
-            top = (played & self.led_mask).bit_length() - 1
-        winner = (self.leader + trick.index(top)) & 3
+        winner = (self.leader + trick.index(winning_card(played, self.led_mask, tm))) & 3
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner] += 1
         self.trick = []
-        self.blooper = _NO_BLOOPER
+        self.blooper = NO_BLOOPER
         if len(self.tricks) == self.n:
             self.phase = DONE
             self.to_act = -1
@@ -368,9 +405,9 @@ class DealCore:
                 "(unless you bid board or hold only trumps).",
                 extra,
             )
-        if self.blooper == _BB_LED:
+        if self.blooper == BLOOPER_BB:
             return MustPlayHighestTrump("The Big Blooper was led: play your highest trump.", extra)
-        if self.blooper == _LB_LED:
+        if self.blooper == BLOOPER_LB:
             return MustPlayLowestTrump("The Little Blooper was led: play your lowest trump.", extra)
         led = "trumps" if self.led_mask == self.trump_mask else suit_name(self.trick[0] // 13)
         return MustFollowSuit(f"You must follow suit: you hold {led}.", {**extra, "led": led})
@@ -407,9 +444,15 @@ class DealCore:
             score_team(c[1][0], c[1][1], t[1], self.n),
         )
 
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of this deal, for a bot (see ``games.engine.observation``)."""
+        from games.engine.observation import Observation
+
+        return Observation(self, seat)
+
     def bid_seat(self, index: int) -> int:
         """The seat that makes the index-th bid of the deal."""
-        return (self.dealer + 1 + index) & 3
+        return bidder(self.dealer, index)
 
     def hand(self, seat: int) -> list[int]:
         return mask_to_cards(self.hands[seat])
@@ -422,13 +465,16 @@ class DealState(DealCore):
 
     def __init__(
         self,
-        hands: Sequence[int],
-        upcard: int,
-        dealer: int,
+        hands: Sequence[int] | None = None,
+        upcard: int = 0,
+        dealer: int = 0,
         hand_size: int | None = None,
     ) -> None:
         """Start a deal at its first bid. ``hands`` are bitmasks as held when bidding begins
-        (in a no-trump deal: after the joker swap)."""
+        (in a no-trump deal: after the joker swap). Without hands, an empty shell for the
+        engine to fill (no ``__new__`` tricks, so the class also compiles)."""
+        if hands is None:
+            return
         if len(hands) != 4:
             raise ValueError("a deal has four hands")
         n = hands[0].bit_count() if hand_size is None else hand_size
@@ -448,14 +494,14 @@ class DealState(DealCore):
     @classmethod
     def dealt(cls, hands: tuple[int, ...], upcard: int, dealer: int, hand_size: int) -> DealState:
         """A deal from hands the shuffle produced (trusted: no consistency checks)."""
-        d = cls.__new__(cls)
+        d = DealState()
         d._setup(hands, upcard, dealer, hand_size)
         return d
 
     @classmethod
     def copy_of(cls, core: DealCore) -> DealState:
         """A DealState holding a copy of any deal's fields (e.g. a game's current deal)."""
-        d = cls.__new__(cls)
+        d = DealState()
         core._copy_deal_into(d)
         return d
 

@@ -4,8 +4,8 @@ Codes are identifiers that clients and tests rely on; messages are for people an
 name a card that the actor could not see.
 
 >>> e = NotYourTurn("It is seat 2's turn.")
->>> e.code, e.http_status
-('not_your_turn', 409)
+>>> e.code, e.as_dict()["message"]
+('not_your_turn', "It is seat 2's turn.")
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 
 class EngineError(Exception):
-    """Base of every engine error: ``code``, ``message``, ``extra`` and an HTTP status hint."""
+    """Base of every engine error: ``code``, ``message`` and ``extra`` (no transport detail:
+    the web layer maps codes to HTTP statuses)."""
 
     code: str = "engine_error"
-    http_status: int = 400
 
     def __init__(self, message: str, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -43,17 +43,14 @@ class BadSeed(EngineError, ValueError):
 
 class NotYourTurn(EngineError):
     code = "not_your_turn"
-    http_status = 409
 
 
 class GameOver(EngineError):
     code = "game_over"
-    http_status = 409
 
 
 class WrongPhase(EngineError):
     code = "wrong_phase"
-    http_status = 409
 
 
 class IllegalMove(EngineError):

@@ -1,4 +1,4 @@
-"""Game records in the ``backalley-record`` format, version 1 (RECORD-FORMAT.md).
+"""Game records in the ``backalley-record`` format, version 1 (docs/record-format.md).
 
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine.actions import bid_json, parse_bid
 from games.engine.cards import card_str, cards_str, mask_to_cards, parse_card
+from games.engine.constants import RECORD_FORMAT, RECORD_VERSION
 from games.engine.errors import BadRecord, EngineError
 from games.engine.events import trump_str
 
 if TYPE_CHECKING:
     from games.engine.state import DealInfo, GameState, Viewer
     from games.engine.validate import RecordError
-
-FORMAT = "backalley-record"
-VERSION = 1
 
 
 def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]:
@@ -73,7 +71,7 @@ def write_record(
     if not (viewer is None or viewer == "all" or viewer in (0, 1, 2, 3)):
         raise ValueError("viewer must be a seat 0..3, None (spectator) or 'all'")
     finished = game_state.outcome is not None
-    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    rec: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
     if game is not None:
         rec["game"] = game
     rec["players"] = list(players) if players is not None else None

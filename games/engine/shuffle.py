@@ -1,4 +1,4 @@
-"""The verifiable seeded shuffle of RULES.md §9.
+"""The verifiable seeded shuffle of docs/rules.md §9.
 
 Every deal is a pure function of the seed: ``deal_deck(seed, d, a)`` is the deck of deal
 number d, attempt a; ``deal_cards`` deals it (§2), turns the upcard and makes the joker swap
@@ -16,13 +16,14 @@ import hashlib
 import struct
 from dataclasses import dataclass
 from operator import mod
+from typing import Final
 
 from games.engine.cards import BB, LB
 from games.engine.errors import BadSeed
 
-_BITS = tuple(1 << c for c in range(54))
-_HEX = frozenset("0123456789abcdef")
-_U32X8 = struct.Struct(">8I")
+_BITS: Final = tuple(1 << c for c in range(54))
+_HEX: Final = frozenset("0123456789abcdef")
+_U32X8: Final = struct.Struct(">8I")
 
 
 def check_seed(seed_hex: str) -> bytes:
@@ -55,7 +56,7 @@ class HmacKey:
         return o.digest()
 
     def stream(self, label: bytes, blocks: int) -> bytes:
-        """The first ``blocks`` blocks of the stream for ``label`` (RULES.md §9), joined."""
+        """The first ``blocks`` blocks of the stream for ``label`` (docs/rules.md §9), joined."""
         base = self.inner.copy()
         base.update(label)
         outer = self.outer
@@ -105,12 +106,12 @@ def first_dealer(seed_hex: str) -> int:
 
 
 # uniform(k) rejects u >= limit(k); precomputed for the deck's k = 2..54.
-_LIMITS = tuple((1 << 32) - ((1 << 32) % k) if k else 0 for k in range(55))
-_SAFE = min(_LIMITS[2:])
-_DOWN = tuple(range(53, 0, -1))  # i = 53 .. 1
-_DOWN_K = tuple(i + 1 for i in _DOWN)  # uniform(i + 1)
-_BLOCKS = 7  # 56 u32s: 53 draws almost never need an eighth block
-_U32X56 = struct.Struct(">56I")
+_LIMITS: Final = tuple((1 << 32) - ((1 << 32) % k) if k else 0 for k in range(55))
+_SAFE: Final = min(_LIMITS[2:])
+_DOWN: Final = tuple(range(53, 0, -1))  # i = 53 .. 1
+_DOWN_K: Final = tuple(i + 1 for i in _DOWN)  # uniform(i + 1)
+_BLOCKS: Final = 7  # 56 u32s: 53 draws almost never need an eighth block
+_U32X56: Final = struct.Struct(">56I")
 
 
 def _deck(key: bytes | HmacKey, deal_number: int, attempt: int) -> list[int]:

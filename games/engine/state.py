@@ -15,9 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from games.engine.actions import BOARD, PASS, action_str
+from games.engine.constants import (
+    FINISHED,
+    IN_PROGRESS,
+    MAX_ATTEMPTS,
+    MAX_DEALS,
+    MAX_MOVES,
+    NUM_DEALS,
+    PASSED_OUT,
+    PLAYED,
+    VOIDED,
+)
 from games.engine.deal import DONE, DealCore, DealState
 from games.engine.errors import ActionParseError, GameOver, NotYourTurn
 from games.engine.events import deal_end_events, deal_start_events, play_events
@@ -32,10 +43,8 @@ from games.engine.shuffle import (
     hand_size_of,
 )
 
-NUM_DEALS = 25
-MAX_ATTEMPTS = 4  # house rule: the 4th consecutive all-pass at one number passes it out
-MAX_DEALS = NUM_DEALS * MAX_ATTEMPTS
-MAX_MOVES = MAX_DEALS * 4 + 4 * (2 * sum(range(2, 14)) + 1)
+if TYPE_CHECKING:
+    from games.engine.observation import Observation
 
 Viewer = int | None | Literal["all"]
 
@@ -84,7 +93,11 @@ class GameState(DealCore):
     attempt: int
     swap: JokerSwap | None
 
-    def __init__(self, seed_hex: str) -> None:
+    def __init__(self, seed_hex: str | None = None) -> None:
+        """A new game of ``seed_hex`` at its first deal; without a seed, an empty shell that
+        ``clone`` and ``resume`` fill."""
+        if seed_hex is None:
+            return
         self._key = HmacKey(check_seed(seed_hex))
         self.seed = seed_hex
         self.commitment = commitment(seed_hex)
@@ -113,7 +126,7 @@ class GameState(DealCore):
         return g
 
     def clone(self) -> GameState:
-        c = GameState.__new__(GameState)
+        c = GameState()
         self._copy_deal_into(c)
         c.seed = self.seed
         c.commitment = self.commitment
@@ -142,10 +155,6 @@ class GameState(DealCore):
     def is_terminal(self) -> bool:
         return self.outcome is not None
 
-    def current_deal(self) -> DealState:
-        """A copy of the current deal as a standalone ``DealState`` (for bots)."""
-        return DealState.copy_of(self)
-
     def all_deals(self) -> list[DealInfo]:
         """Every deal dealt so far, the one in progress last (as a snapshot)."""
         if self.outcome is not None:
@@ -155,7 +164,7 @@ class GameState(DealCore):
             self.attempt,
             self.swap,
             DealState.copy_of(self),
-            "in_progress",
+            IN_PROGRESS,
             (0, 0),
             self.totals,
         )
@@ -202,17 +211,17 @@ class GameState(DealCore):
     def _end_deal(self, events: list[dict[str, Any]] | None) -> None:
         score = (0, 0)
         if self.tricks:
-            status = "played"
+            status = PLAYED
             score = self.scores()
             self.totals = (self.totals[0] + score[0], self.totals[1] + score[1])
             self._scored += 1
         elif self.attempt + 1 >= MAX_ATTEMPTS:
-            status = "passed_out"
+            status = PASSED_OUT
             self._scored += 1
         else:
-            status = "voided"
+            status = VOIDED
         # The finished deal's lists are never touched again: the snapshot takes them over.
-        snap = DealState.__new__(DealState)
+        snap = DealState()
         self._share_deal_into(snap)
         info = DealInfo(self.deal_number, self.attempt, self.swap, snap, status, score, self.totals)
         self.deals.append(info)
@@ -222,7 +231,7 @@ class GameState(DealCore):
             t = self.totals
             self.outcome = Outcome(t, None if t[0] == t[1] else (0 if t[0] > t[1] else 1))
             self.seat_to_act = None
-            self.phase = "finished"
+            self.phase = FINISHED
             if events is not None:
                 events.append(
                     {
@@ -235,7 +244,7 @@ class GameState(DealCore):
                 )
             return
         next_dealer = (self.dealer + 1) & 3
-        if status == "voided":
+        if status == VOIDED:
             self._start_deal(self.deal_number, self.attempt + 1, next_dealer)
         else:
             self._start_deal(self.deal_number + 1, 0, next_dealer)
@@ -248,7 +257,7 @@ class GameState(DealCore):
 
     # -- views and records ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None = a spectator) may see, as JSON-able data (RULES.md §8)."""
+        """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8)."""
         from games.engine.views import game_view
 
         return game_view(self, seat)
@@ -256,10 +265,34 @@ class GameState(DealCore):
     def record(
         self, viewer: Viewer = "all", players: list[str] | None = None, game: str | None = None
     ) -> dict[str, Any]:
-        """The game record (RECORD-FORMAT.md) as ``viewer`` may see it."""
+        """The game record (docs/record-format.md) as ``viewer`` may see it."""
         from games.engine.records import write_record
 
         return write_record(self, viewer, players=players, game=game)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of the current deal, for a bot: its hand, the public table
+        and what play has revealed (see ``games.engine.observation``)."""
+        from games.engine.observation import Observation
+
+        if self.outcome is not None:
+            raise ValueError("no decision to make: the game is over")
+        return Observation(
+            self, seat, swap=self.swap, deal_number=self.deal_number, totals=self.totals
+        )
+
+    def checkpoint(self) -> dict[str, Any]:
+        """This state as versioned plain data (see ``games.engine.checkpoint``)."""
+        from games.engine.checkpoint import checkpoint
+
+        return checkpoint(self)
+
+    @classmethod
+    def resume(cls, seed_hex: str, data: object) -> GameState:
+        """The state a :meth:`checkpoint` describes (``CheckpointError`` if unreadable)."""
+        from games.engine.checkpoint import resume
+
+        return resume(seed_hex, data)
 
     def legal_actions_text(self) -> list[str]:
         return [action_str(a) for a in self.legal_actions()]
@@ -271,4 +304,13 @@ class GameState(DealCore):
         )
 
 
-__all__ = ["BOARD", "PASS", "GameState", "Outcome", "DealInfo", "MAX_DEALS", "NUM_DEALS"]
+__all__ = [
+    "BOARD",
+    "PASS",
+    "GameState",
+    "Outcome",
+    "DealInfo",
+    "MAX_DEALS",
+    "MAX_MOVES",
+    "NUM_DEALS",
+]

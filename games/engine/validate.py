@@ -1,4 +1,4 @@
-"""The record validator: checks a ``backalley-record`` against RULES.md and reports the first
+"""The record validator: checks a ``backalley-record`` against docs/rules.md and reports the first
 error with the deal, the trick and the card or bid at fault.
 
 It checks the format and version; that each deal's cards follow from the seed (when the
@@ -16,16 +16,19 @@ from typing import Any
 
 from games.engine.actions import parse_bid
 from games.engine.cards import BB, LB, card_str
-from games.engine.deal import PLAYING, DealState, score_team
+from games.engine.constants import (
+    DEAL_STATUSES,
+    MAX_ATTEMPTS,
+    NUM_DEALS,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+)
+from games.engine.deal import PLAYING, DealState, bidder
 from games.engine.errors import EngineError
 from games.engine.events import trump_str
 from games.engine.shuffle import deal_cards, first_dealer, hand_size_of
 from games.engine.validate_play import PlayChecker, RecordError, _Fail, _is_int
 
-FORMAT = "backalley-record"
-NUM_DEALS = 25
-MAX_ATTEMPTS = 4
-STATUSES = ("played", "voided", "passed_out", "in_progress")
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -62,10 +65,10 @@ class _Validator(PlayChecker):
         if not isinstance(rec, dict):
             self.fail("A record is a JSON object.")
         assert isinstance(rec, dict)
-        if rec.get("format") != FORMAT:
-            self.fail(f"format must be '{FORMAT}'.")
-        if not _is_int(rec.get("version")) or rec.get("version") != 1:
-            self.fail("version must be 1.")
+        if rec.get("format") != RECORD_FORMAT:
+            self.fail(f"format must be '{RECORD_FORMAT}'.")
+        if not _is_int(rec.get("version")) or rec.get("version") != RECORD_VERSION:
+            self.fail(f"version must be {RECORD_VERSION}.")
         players = rec.get("players")
         if players is not None and not (isinstance(players, list) and len(players) == 4):
             self.fail("players must list four names (seats 0..3) or be null.")
@@ -161,8 +164,8 @@ class _Validator(PlayChecker):
                 f"The dealer should be seat {dealer}, the record says {deal.get('dealer')!r}."
             )
         raw_status = deal.get("status")
-        if raw_status not in STATUSES:
-            self.fail(f"status must be one of {', '.join(STATUSES)}.")
+        if raw_status not in DEAL_STATUSES:
+            self.fail(f"status must be one of {', '.join(DEAL_STATUSES)}.")
         status = str(raw_status)
         upcard = self.card(deal.get("upcard"), "upcard")
         trump = None if upcard >= LB else upcard // 13
@@ -224,11 +227,7 @@ class _Validator(PlayChecker):
         tw = _pair(deal.get("tricks_won"))
         if tw != d.team_tricks():
             self.fail(f"tricks_won should be {list(d.team_tricks())}.")
-        score = (0, 0)
-        if status == "played":
-            c = d.contracts()
-            t = d.team_tricks()
-            score = (score_team(*c[0], t[0], d.n), score_team(*c[1], t[1], d.n))
+        score = d.scores() if status == "played" else (0, 0)
         got = _pair(deal.get("score"))
         if got != score and not (status == "in_progress" and deal.get("score") is None):
             self.fail(
@@ -337,7 +336,7 @@ class _Validator(PlayChecker):
     def parse_bids(self, bids: list[Any], dealer: int) -> list[int]:
         out = []
         for k, b in enumerate(bids):
-            seat = (dealer + 1 + k) % 4
+            seat = bidder(dealer, k)
             if not isinstance(b, dict) or "bid" not in b:
                 self.fail("A bid is {seat, bid}.")
             try:

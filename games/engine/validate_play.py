@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from games.engine.cards import BB, LB, SUIT_MASKS, card_str, parse_card
-from games.engine.deal import DealState
+from games.engine.cards import BB, LB, card_str, parse_card
+from games.engine.deal import DealState, trick_winner
 from games.engine.errors import EngineError
 
 
@@ -131,10 +131,8 @@ class PlayChecker:
                         taken |= 1 << c
                 if len(cs) < 4:
                     break
-                played = (1 << cs[0]) | (1 << cs[1]) | (1 << cs[2]) | (1 << cs[3])
-                led = tm if (1 << cs[0]) & tm else SUIT_MASKS[cs[0] // 13] if cs[0] < LB else 0
-                top = ((played & tm) or (played & led)).bit_length() - 1
-                leader = (leader + cs.index(top)) % 4 if top in cs else leader
+                if len(set(cs)) == 4:  # a repeated card is reported when the trick is checked
+                    leader = trick_winner(leader, cs, tm)
         d = DealState.dealt(tuple(hands), upcard, dealer, n)
         for b in bids:
             d.bid(b)

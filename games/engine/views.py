@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may see of a game, as plain data (RULES.md §8).
+"""What one seat (or a spectator) may see of a game, as plain data (docs/rules.md §8).
 
 Public: dealer, hand size, deal number, upcard and trump, the discarded joker and its
 discarder, bids, cards played, tricks won, scores, whose turn, the commitment. Private: a

@@ -9,120 +9,325 @@ import games.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0001_player'),
+        ("accounts", "0001_player"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Team',
+            name="Team",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player_high', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='accounts.player')),
-                ('player_low', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='accounts.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player_high",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.player",
+                    ),
+                ),
+                (
+                    "player_low",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="accounts.player",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('public_id', models.CharField(default=games.models.new_public_id, max_length=16, unique=True)),
-                ('status', models.CharField(choices=[('waiting', 'Waiting for players'), ('active', 'Being played'), ('finished', 'Finished'), ('aborted', 'Aborted')], db_index=True, default='waiting', max_length=10)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('rated', models.BooleanField(default=False)),
-                ('seed', models.CharField(max_length=64)),
-                ('commitment', models.CharField(max_length=64)),
-                ('first_dealer', models.PositiveSmallIntegerField(validators=[django.core.validators.MaxValueValidator(3)])),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('last_move_at', models.DateTimeField(blank=True, null=True)),
-                ('move_count', models.PositiveIntegerField(default=0)),
-                ('to_act', models.PositiveSmallIntegerField(blank=True, help_text='Seat whose turn it is; empty unless active.', null=True)),
-                ('deal_number', models.PositiveSmallIntegerField(default=0)),
-                ('snapshot', models.BinaryField(blank=True, help_text='Cached engine state (see games.snapshots).', null=True)),
-                ('total_0', models.IntegerField(blank=True, null=True)),
-                ('total_1', models.IntegerField(blank=True, null=True)),
-                ('winner', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('creator', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_games', to='accounts.player')),
-                ('team_0', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games_as_team_0', to='games.team')),
-                ('team_1', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games_as_team_1', to='games.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "public_id",
+                    models.CharField(
+                        default=games.models.new_public_id, max_length=16, unique=True
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "Waiting for players"),
+                            ("active", "Being played"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        db_index=True,
+                        default="waiting",
+                        max_length=10,
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("rated", models.BooleanField(default=False)),
+                ("seed", models.CharField(max_length=64)),
+                ("commitment", models.CharField(max_length=64)),
+                (
+                    "first_dealer",
+                    models.PositiveSmallIntegerField(
+                        validators=[django.core.validators.MaxValueValidator(3)]
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("last_move_at", models.DateTimeField(blank=True, null=True)),
+                ("move_count", models.PositiveIntegerField(default=0)),
+                (
+                    "to_act",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Seat whose turn it is; empty unless active.",
+                        null=True,
+                    ),
+                ),
+                ("deal_number", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "snapshot",
+                    models.BinaryField(
+                        blank=True,
+                        help_text="Cached engine state (see games.snapshots).",
+                        null=True,
+                    ),
+                ),
+                ("total_0", models.IntegerField(blank=True, null=True)),
+                ("total_1", models.IntegerField(blank=True, null=True)),
+                ("winner", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="created_games",
+                        to="accounts.player",
+                    ),
+                ),
+                (
+                    "team_0",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games_as_team_0",
+                        to="games.team",
+                    ),
+                ),
+                (
+                    "team_1",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games_as_team_1",
+                        to="games.team",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('action', models.JSONField()),
-                ('action_code', models.PositiveSmallIntegerField()),
-                ('submitted_by', models.CharField(choices=[('player', "The seat's player"), ('bot', 'A bot'), ('system', 'The system (substitution)')], max_length=6)),
-                ('idempotency_key', models.CharField(blank=True, max_length=100, null=True)),
-                ('response', models.JSONField(blank=True, editable=False, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, help_text='The player (or bot) who made the move; empty for the system.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='accounts.player')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
-                ('user', models.ForeignKey(blank=True, help_text='The authenticated user who sent it, if any.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("action", models.JSONField()),
+                ("action_code", models.PositiveSmallIntegerField()),
+                (
+                    "submitted_by",
+                    models.CharField(
+                        choices=[
+                            ("player", "The seat's player"),
+                            ("bot", "A bot"),
+                            ("system", "The system (substitution)"),
+                        ],
+                        max_length=6,
+                    ),
+                ),
+                ("idempotency_key", models.CharField(blank=True, max_length=100, null=True)),
+                ("response", models.JSONField(blank=True, editable=False, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The player (or bot) who made the move; empty for the system.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="accounts.player",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The authenticated user who sent it, if any.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='move_unique_seq'), models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('game', 'idempotency_key'), name='move_unique_idempotency_key'), models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='move_seq_positive')],
+                "ordering": ["game", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="move_unique_seq"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("idempotency_key__isnull", False)),
+                        fields=("game", "idempotency_key"),
+                        name="move_unique_idempotency_key",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("seq__gte", 1)), name="move_seq_positive"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(3)])),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='accounts.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "position",
+                    models.PositiveSmallIntegerField(
+                        validators=[
+                            django.core.validators.MinValueValidator(0),
+                            django.core.validators.MaxValueValidator(3),
+                        ]
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="accounts.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'position'), name='seat_unique_position'), models.UniqueConstraint(fields=('game', 'player'), name='seat_unique_player'), models.CheckConstraint(condition=models.Q(('position__lte', 3)), name='seat_position_range')],
+                "ordering": ["game", "position"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "position"), name="seat_unique_position"
+                    ),
+                    models.UniqueConstraint(fields=("game", "player"), name="seat_unique_player"),
+                    models.CheckConstraint(
+                        condition=models.Q(("position__lte", 3)), name="seat_position_range"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SeededDeal',
+            name="SeededDeal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('attempt', models.PositiveSmallIntegerField()),
-                ('dealer', models.PositiveSmallIntegerField()),
-                ('hand_size', models.PositiveSmallIntegerField()),
-                ('upcard', models.CharField(max_length=3)),
-                ('hands', models.JSONField()),
-                ('joker_swap', models.JSONField(blank=True, null=True)),
-                ('first_seq', models.PositiveIntegerField(help_text='The move count when this deal was dealt.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deals', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("attempt", models.PositiveSmallIntegerField()),
+                ("dealer", models.PositiveSmallIntegerField()),
+                ("hand_size", models.PositiveSmallIntegerField()),
+                ("upcard", models.CharField(max_length=3)),
+                ("hands", models.JSONField()),
+                ("joker_swap", models.JSONField(blank=True, null=True)),
+                (
+                    "first_seq",
+                    models.PositiveIntegerField(
+                        help_text="The move count when this deal was dealt."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deals",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'first_seq', 'number', 'attempt'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'number', 'attempt'), name='seeded_deal_unique')],
+                "ordering": ["game", "first_seq", "number", "attempt"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "number", "attempt"), name="seeded_deal_unique"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.UniqueConstraint(fields=('player_low', 'player_high'), name='team_unique_pair'),
+            model_name="team",
+            constraint=models.UniqueConstraint(
+                fields=("player_low", "player_high"), name="team_unique_pair"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('player_low__lt', models.F('player_high'))), name='team_pair_ordered'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("player_low__lt", models.F("player_high"))),
+                name="team_pair_ordered",
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', '-created_at'], name='game_status_created'),
+            model_name="game",
+            index=models.Index(fields=["status", "-created_at"], name="game_status_created"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('winner__isnull', True), ('winner__in', [0, 1]), _connector='OR'), name='game_winner_team'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("winner__isnull", True), ("winner__in", [0, 1]), _connector="OR"
+                ),
+                name="game_winner_team",
+            ),
         ),
     ]

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_seat_abandoned_at'),
+        ("games", "0002_seat_abandoned_at"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='snapshot_seq',
+            model_name="game",
+            name="snapshot_seq",
             field=models.PositiveIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='snapshot',
-            field=models.BinaryField(blank=True, help_text='Cached engine state as of move snapshot_seq (see games.statecache).', null=True),
+            model_name="game",
+            name="snapshot",
+            field=models.BinaryField(
+                blank=True,
+                help_text="Cached engine state as of move snapshot_seq (see games.statecache).",
+                null=True,
+            ),
         ),
     ]

@@ -8,7 +8,7 @@ from django import forms
 
 from accounts.models import Player
 
-# The creator takes position 0; the others follow clockwise (RULES.md §1: partners opposite).
+# The creator takes position 0; the others follow clockwise (docs/rules.md §1: partners opposite).
 SEAT_FIELDS = (("left", 1), ("partner", 2), ("right", 3))
 TIME_CONTROLS = [
     ("", "No clock"),

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 from games.engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
+from games.engine.constants import partner_of, team_of
 from games.engine.shuffle import hand_size_of
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -170,7 +171,7 @@ def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
                 is_bot=bool(info and info["is_bot"]),
                 place=PLACES[rel],
                 relation=RELATIONS[rel] if viewer is not None else "",
-                team=pos % 2,
+                team=team_of(pos),
                 open=info is None,
             )
         )
@@ -274,13 +275,13 @@ def deadline(payload: dict[str, Any]) -> Deadline | None:
 
 
 def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
-    """The open seats of a waiting game, each named by whom it partners (RULES.md §1)."""
+    """The open seats of a waiting game, each named by whom it partners (docs/rules.md §1)."""
     seats = summary["seats"]
     out = []
     for pos, info in enumerate(seats):
         if info is not None:
             continue
-        partner = seats[(pos + 2) % 4]
+        partner = seats[partner_of(pos)]
         out.append(
             (
                 pos,
@@ -291,6 +292,6 @@ def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
 
 
 def teams(seats: list[SeatView]) -> list[list[SeatView]]:
-    """The two partnerships (RULES.md §1): seats 0 and 2, then seats 1 and 3."""
+    """The two partnerships (docs/rules.md §1): seats 0 and 2, then seats 1 and 3."""
     by_position = sorted(seats, key=lambda s: s.position)
     return [[by_position[0], by_position[2]], [by_position[1], by_position[3]]]

@@ -22,8 +22,8 @@ def enqueued(monkeypatch):  # type: ignore[no-untyped-def]
 
 
 def test_the_bots_hook_is_registered_with_the_games_app() -> None:
-    assert hooks.schedule_bot_turn in game_hooks._registry["move_committed"]
-    assert hooks.schedule_bot_turn in game_hooks._registry["game_started"]
+    assert game_hooks.registered(hooks.schedule_bot_turn, "move_committed")
+    assert game_hooks.registered(hooks.schedule_bot_turn, "game_started")
 
 
 def test_a_started_game_and_each_commit_enqueue_the_bot_to_act(enqueued) -> None:  # type: ignore[no-untyped-def]
@@ -35,7 +35,7 @@ def test_a_started_game_and_each_commit_enqueue_the_bot_to_act(enqueued) -> None
     game.refresh_from_db()
     expected = []
     if game.to_act in (1, 3):
-        expected.append(((), {"args": (game.pk, 0), "queue": "bots"}))
+        expected.append(((), {"args": (game.pk, 0), "task_id": f"bot-turn:{game.pk}:0"}))
     assert enqueued == expected
     # Play people's turns (and, by hand, the bots') and watch what gets enqueued.
     from bots import turns
@@ -57,7 +57,10 @@ def test_a_started_game_and_each_commit_enqueue_the_bot_to_act(enqueued) -> None
             assert turns.play_turn(game_id=game.pk, expected_seq=game.move_count) == "played"
         game.refresh_from_db()
         if game.to_act in (1, 3):
-            assert enqueued == [((), {"args": (game.pk, game.move_count), "queue": "bots"})]
+            seq = game.move_count
+            assert enqueued == [
+                ((), {"args": (game.pk, seq), "task_id": f"bot-turn:{game.pk}:{seq}"})
+            ]
         else:
             assert enqueued == []
     assert settings.CELERY_TASK_ROUTES["bots.tasks.*"]["queue"] == "bots"
@@ -75,24 +78,3 @@ def test_api_bots_are_not_enqueued(enqueued) -> None:  # type: ignore[no-untyped
         api_bots.append(p)
     game_with(api_bots)
     assert enqueued == []
-
-
-def test_the_sweep_re_enqueues_only_stalled_bot_turns(enqueued) -> None:  # type: ignore[no-untyped-def]
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.utils import timezone
-
-    from bots.tasks import sweep_stalled_bot_turns
-    from games.models import Game
-
-    bot_game = game_with([hosted_bot(f"Stall-{i}").player for i in range(4)])
-    people_game = game_with([PlayerFactory() for _ in range(4)])
-    enqueued.clear()
-    assert sweep_stalled_bot_turns() == 0  # just started: not stalled yet
-    long_ago = timezone.now() - timedelta(minutes=5)
-    Game.objects.filter(pk__in=[bot_game.pk, people_game.pk]).update(started_at=long_ago)
-    assert sweep_stalled_bot_turns() == 1
-    assert enqueued == [((), {"args": (bot_game.pk, 0), "queue": "bots"})]
-    schedule = settings.CELERY_BEAT_SCHEDULE["bots-sweep-stalled-turns"]
-    assert schedule["task"] == sweep_stalled_bot_turns.name

@@ -74,15 +74,17 @@ class Worker:
         log_dir: Path,
         extra_env: dict[str, str] | None = None,
         *,
-        queues: str = "bots,celery,ratings",
+        queues: str = "bots,celery,ratings,clock,events",
         pool: str = "prefork",
         name: str = "bots-test",
+        include: str | None = None,
     ) -> None:
         self.log_dir = log_dir
         self.extra_env = extra_env or {}
         self.queues = queues
         self.pool = pool
         self.name = name
+        self.include = include  # extra modules the worker imports (-I), e.g. test consumers
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -120,6 +122,7 @@ class Worker:
                 "--without-mingle",
                 "-l",
                 "INFO",
+                *([f"--include={self.include}"] if self.include else []),
             ],
             cwd=ROOT,
             env=env,
@@ -175,5 +178,5 @@ def purge_broker() -> None:
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    for key in ("bots", "celery", "ratings", "unacked", "unacked_index"):
+    for key in ("bots", "celery", "ratings", "clock", "events", "unacked", "unacked_index"):
         client.delete(key)

@@ -156,27 +156,34 @@ def test_three_timeouts_in_a_row_abandon_the_seat_and_the_house_bot_takes_it() -
     assert any("taken your seat" in t for t in titles)
 
 
-def test_a_lost_clock_sync_is_repaired_by_the_next_sweep() -> None:
-    from clock.hooks import follow_game, install
+def test_a_failed_clock_sync_is_delivered_again_by_the_relay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from clock.hooks import follow_game
+    from clock.tasks import sync_clock
     from games import hooks as game_hooks
+    from games import outbox
 
     with time_machine.travel(T0, tick=False) as traveller:
         game = timed_game(days=1)
-        game_hooks.unregister(follow_game)  # as if the process died right after a commit
-        try:
+
+        def broker_down(*args: object, **kwargs: object) -> None:
+            raise ConnectionError("broker unreachable")
+
+        with monkeypatch.context() as m:
+            m.setattr(sync_clock, "apply_async", broker_down)
             traveller.shift(timedelta(hours=2))
             play(game.pk)
-        finally:
-            install()  # every hook of the clock back in place
         assert GameClock.objects.get(game=game).turn_seq == 0  # behind the log
-        report = sweep()
-        assert report.synced == 1 and report.moved == []
+        assert outbox.relay() == 0  # not due yet: the committing process had its try
+        traveller.shift(timedelta(minutes=1))
+        assert outbox.relay() == 1
         stored = GameClock.objects.get(game=game)
         assert stored.turn_seq == 1 and stored.deadline == T0 + timedelta(hours=2) + DAY
         traveller.shift(DAY + timedelta(minutes=1))
         assert sweep().moved == [(game.pk, 2)]
-    assert follow_game in game_hooks._registry["game_started"]
-    assert follow_game in game_hooks._registry["move_committed"]
+    assert game_hooks.registered(follow_game, "game_started")
+    assert game_hooks.registered(follow_game, "move_committed")
 
 
 def test_one_game_failing_does_not_stop_the_sweep_for_the_others(

@@ -50,9 +50,13 @@ def test_the_worker_sweeps_and_the_house_bot_answers_an_abandoned_seat(
         game = timed_game(days=1)
     leaver = game.to_act
     assert leaver is not None
+    # The clock follows the game's start through the worker (clock.tasks.sync_clock).
+    bot_worker.wait_for(
+        lambda: SeatClock.objects.filter(game_clock__game=game).count() == 4, 60, "the clock"
+    )
     SeatClock.objects.filter(game_clock__game=game, position=leaver).update(consecutive_timeouts=2)
 
-    sweep_deadlines.apply_async(queue="clock")
+    sweep_deadlines.apply_async()  # routed to "clock" in settings
     bot_worker.wait_for(
         lambda: Move.objects.filter(game=game, seq=1).exists(), 60, "the sweep's move"
     )

@@ -1,4 +1,4 @@
-"""Bids, board levels, opening leads and every scoring case (RULES.md §4-§6)."""
+"""Bids, board levels, opening leads and every scoring case (docs/rules.md §4-§6)."""
 
 import pytest
 

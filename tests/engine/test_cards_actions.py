@@ -1,4 +1,4 @@
-"""Card notation and action forms (RULES.md §1, engine contract)."""
+"""Card notation and action forms (docs/rules.md §1, engine contract)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""A whole game: deals 13..1..13, redeals, the pass-out house rule, the end (RULES.md §2, §4, §7)."""
+"""A whole game: deals 13..1..13, redeals, the pass-out house rule, the end (docs/rules.md §2, §4, §7)."""
 
 import json
 import random

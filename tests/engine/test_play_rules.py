@@ -1,4 +1,4 @@
-"""Following, leading trump, Blooper leads and trick winners (RULES.md §3, §5)."""
+"""Following, leading trump, Blooper leads and trick winners (docs/rules.md §3, §5)."""
 
 import pytest
 

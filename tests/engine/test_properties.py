@@ -157,7 +157,7 @@ def _mutations(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
     deal = rng.choice(r["deals"])
     deal["score"][rng.randrange(2)] += rng.choice([-10, -1, 1, 5])
     out.append(("score", r))
-    # a bid that matters (a number beside a partner's board counts for nothing: RULES.md §4)
+    # a bid that matters (a number beside a partner's board counts for nothing: docs/rules.md §4)
     r = copy.deepcopy(rec)
     deal = r["deals"][d_i]
     k = rng.randrange(4)

@@ -1,4 +1,4 @@
-"""Game records (RECORD-FORMAT.md): the writer's views, reading back, and the validator's
+"""Game records (docs/record-format.md): the writer's views, reading back, and the validator's
 first-error reports."""
 
 import copy

@@ -1,4 +1,4 @@
-"""The seeded shuffle reproduces the shared test vectors (RULES.md §9)."""
+"""The seeded shuffle reproduces the shared test vectors (docs/rules.md §9)."""
 
 import json
 from pathlib import Path

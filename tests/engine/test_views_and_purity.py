@@ -1,4 +1,4 @@
-"""What a seat may see (RULES.md §8) and the engine's independence from Django."""
+"""What a seat may see (docs/rules.md §8) and the engine's independence from Django."""
 
 import json
 import random

@@ -71,5 +71,5 @@ def test_a_wrong_seed_commitment_is_reported(game: Game) -> None:
 
 
 def test_a_bad_snapshot_is_reported(game: Game) -> None:
-    Game.objects.filter(pk=game.pk).update(snapshot=b"BAS1nonsense")
+    Game.objects.filter(pk=game.pk).update(snapshot={"version": 1, "moves": 0, "current": {}})
     assert "snapshot" in _fails()

@@ -90,9 +90,10 @@ def test_finishing_a_rated_game_enqueues_its_rating_after_commit(
     from ladder import tasks
 
     monkeypatch.setattr(
-        tasks.rate_game, "apply_async", lambda args, queue: sent.append((args, queue))
+        tasks.rate_game, "apply_async", lambda args, task_id: sent.append((args, task_id))
     )
     with django_capture_on_commit_callbacks(execute=True):
         game = played_game(players(4), seed=8)
-    assert sent == [([game.pk], "ratings")]
+    assert sent == [([game.pk], f"rate-game:{game.pk}")]
+    assert tasks.rate_game.name.startswith("ladder.tasks.")  # routed to "ratings" in settings
     assert not RatedGame.objects.exists()  # the worker does the rating, not the request

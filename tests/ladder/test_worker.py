@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from ladder.hooks import RATINGS_QUEUE
 from ladder.models import RatedGame, RatingChange
 from ladder.tasks import rate_game
 from tests.bots import worker as bot_worker
@@ -28,16 +27,16 @@ def ratings_worker(tmp_path: Path) -> Iterator[Path]:
     import redis
 
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    broker.delete(RATINGS_QUEUE)
+    broker.delete("ratings")
     from backalley_site.celery import app
 
     app.conf.task_always_eager = False
-    worker = bot_worker.Worker(tmp_path, queues=RATINGS_QUEUE, pool="solo", name="ratings-test")
+    worker = bot_worker.Worker(tmp_path, queues="ratings", pool="solo", name="ratings-test")
     try:
         yield worker.start(timeout=90).log_path
     finally:
         worker.stop()
-        broker.delete(RATINGS_QUEUE)
+        broker.delete("ratings")
 
 
 def succeeded(log_path: Path) -> list[str]:
@@ -59,7 +58,7 @@ def test_a_finished_game_is_rated_by_the_worker_once(ratings_worker: Path) -> No
 
     # The same task delivered again (twice): each run finds the game rated and does nothing.
     for _ in range(2):
-        rate_game.apply_async(args=[game.pk], queue=RATINGS_QUEUE)
+        rate_game.apply_async(args=[game.pk])
     bot_worker.wait_for(lambda: len(succeeded(ratings_worker)) >= 3, 60, "the redeliveries")
     assert [line.rsplit(":", 1)[1].strip() for line in succeeded(ratings_worker)] == ["1", "0", "0"]
     assert snapshot() == first

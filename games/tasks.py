@@ -1,0 +1,46 @@
+"""Celery tasks of the games app: the outbox relay and the pruning of old rows (beat only).
+
+Queues are set in settings (``CELERY_TASK_ROUTES``), never at the call site.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from games import outbox
+from games.models import Move
+
+COMMON = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "max_retries": 3,
+    "retry_backoff": True,
+    "ignore_result": True,
+}
+
+
+@shared_task(name="games.tasks.relay_events", soft_time_limit=50, time_limit=60, **COMMON)
+def relay_events() -> int:
+    """Deliver the events their committing process did not (a crash, a failed consumer)."""
+    total = 0
+    while (n := outbox.relay()) == outbox.RELAY_BATCH:
+        total += n
+    return total + n
+
+
+@shared_task(name="games.tasks.prune", soft_time_limit=240, time_limit=300, **COMMON)
+def prune() -> dict[str, int]:
+    """Drop delivered events and stored move answers older than their windows (settings)."""
+    now = timezone.now()
+    events = outbox.prune(before=now - timedelta(days=settings.GAMES_EVENTS_KEEP_DAYS))
+    answers = Move.objects.filter(
+        response__isnull=False,
+        created_at__lt=now - timedelta(hours=settings.GAMES_MOVE_RESPONSE_KEEP_HOURS),
+    ).update(response=None)
+    return {"events": events, "responses": answers}
