@@ -20,6 +20,8 @@ urlpatterns = [
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),
     path("notifications/", include("clock.urls")),
+    path("api/v1/tournaments/", include("tournaments.api.urls")),
+    path("tournaments/", include("tournaments.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

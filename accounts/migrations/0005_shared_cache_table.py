@@ -14,6 +14,6 @@ def create_cache_table(apps, schema_editor) -> None:  # type: ignore[no-untyped-
 
 
 class Migration(migrations.Migration):
-    dependencies = [("accounts", "0003_player_is_house")]
+    dependencies = [("accounts", "0004_player_retired_at")]
 
     operations = [migrations.RunPython(create_cache_table, migrations.RunPython.noop)]
