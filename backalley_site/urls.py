@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from bots.arena import urls as arena_urls
 from backalley_site.views import healthz, home, rules
 
 urlpatterns = [
@@ -16,6 +17,8 @@ urlpatterns = [
     path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/bots/", include("bots.urls")),
+    path("api/v1/arena/", include(arena_urls.api_urlpatterns)),
+    path("arena/", include("bots.arena.urls")),
     path("api/v1/ladder/", include("ladder.api.urls")),
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),
