@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "ladder",
     "bots",
     "clock",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -127,6 +128,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Each view declares its scopes once (`scopes = READ`, ...): accounts/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.DeclaredScopes"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -134,6 +137,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every operation lists every status it can answer, in the one error shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backalley_site.api_schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": ["me", "player", "bot", "open"],
@@ -199,6 +207,14 @@ CELERY_BEAT_SCHEDULE["games-relay-events"] = {
     "schedule": env.float("GAMES_EVENTS_RELAY_EVERY_S", default=5.0),
     "options": {"expires": 5},
 }
+# Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
+# starts events whose start time has come.
+CELERY_TASK_ROUTES["tournaments.tasks.*"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
+    "task": "tournaments.tasks.start_due",
+    "schedule": 60.0,
+    "options": {"queue": "celery", "expires": 55},
+}
 # Delivered events and the stored answers to keyed move requests (for replays of the same
 # Idempotency-Key) are dropped after these windows, hourly.
 GAMES_EVENTS_KEEP_DAYS = env.int("GAMES_EVENTS_KEEP_DAYS", default=7)
@@ -262,6 +278,18 @@ LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
 # page never holds a sync worker); raise it when the web server's workers can afford to wait.
 GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+
+# --- New games and invitations (games/invitations.py, docs/invitations.md) -----------------
+# An invitation holds its seat this long; unanswered, the seat opens to anyone.
+GAMES_INVITATION_HOURS = env.float("GAMES_INVITATION_HOURS", default=72.0)
+# Per account: games waiting for players at once (409), and games created in any hour (429).
+GAMES_MAX_WAITING_PER_ACCOUNT = env.int("GAMES_MAX_WAITING_PER_ACCOUNT", default=10)
+GAMES_MAX_CREATED_PER_HOUR = env.int("GAMES_MAX_CREATED_PER_HOUR", default=30)
+CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
+    "task": "games.tasks.expire_invitations",
+    "schedule": 600.0,
+    "options": {"expires": 590},
+}
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from bots.arena import urls as arena_urls
 from backalley_site.views import healthz, home, rules
+from bots.arena import urls as arena_urls
 
 urlpatterns = [
     path("", home, name="home"),
@@ -23,6 +23,8 @@ urlpatterns = [
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),
     path("notifications/", include("clock.urls")),
+    path("api/v1/tournaments/", include("tournaments.api.urls")),
+    path("tournaments/", include("tournaments.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

@@ -22,7 +22,7 @@ from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 from bots import house
 from clock.selectors import clock_info
-from games import selectors, services
+from games import invitations, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
@@ -97,9 +97,30 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "done": [
                 r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
             ][:30],
+            "invitations": list(selectors.invitations_for(user=request.user)[:50]),
             "bots": bots_choices(),
         },
     )
+
+
+@login_required
+@require_POST
+def answer_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """Accept or decline an invitation to you or one of your bots (the site session holds
+    every scope, as on the API)."""
+    accept = request.POST.get("answer") == "accept"
+    try:
+        row = invitations.invitation_answer(
+            invitation_id=invitation_id, user=request.user, accept=accept
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("my-games")
+    if accept:
+        messages.success(request, f"You took seat {row.position}.")
+        return redirect("game-table", public_id=row.game.public_id)
+    messages.success(request, "Invitation declined.")
+    return redirect("my-games")
 
 
 @login_required
@@ -119,7 +140,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None, me=me)
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.game_create(creator=me, seats=form.seats(), options=form.options())
+            game = invitations.game_create_inviting(
+                creator=me, seats=form.seats(), options=form.options()
+            )
         except DomainError as exc:
             form.add_error(None, exc.message)
         else:
@@ -146,7 +169,9 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     rated = request.POST.get("rated", "on") not in ("", "0", "off", "false")
     try:
         bots = house.house_players(strength=strength)
-        game = services.game_create(creator=me, seats=[me, *bots], options={"rated": rated})
+        game = invitations.game_create_inviting(
+            creator=me, seats=[me, *bots], options={"rated": rated}
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("home" if request.POST.get("back") == "home" else "my-games")

@@ -9,7 +9,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Player
 from games import selectors, services
 from games.engine.cards import card_str, mask_to_cards
 from games.models import Game, GameStatus, Seat
@@ -53,15 +52,13 @@ def test_unknown_game_is_404(four: list[Any]) -> None:
 
 
 def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: list[Any]) -> None:
-    # The house bots come with the bots app; any bot can be invited by its name.
-    bot = Player.objects.filter(name="house-random").first() or BotPlayerFactory(
-        name="house-random"
-    )
+    # Another owner's bot and a person are invited by name; the seats wait for their answer.
+    bot = BotPlayerFactory(name="robo-ann")
     me = four[0]
     r = signed_in(me.user).post(
         reverse("new-game"),
         {
-            "left": "house-random",
+            "left": "ROBO-ann",
             "partner": "SOUTH",
             "right": "",
             "days_per_move": "2",
@@ -71,18 +68,27 @@ def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: lis
     game = Game.objects.get(creator=me)
     assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
     seats = {s.position: s.player for s in Seat.objects.filter(game=game)}
-    assert seats == {0: me, 1: bot, 2: four[2]}  # names are matched ignoring case
+    assert seats == {0: me}
+    invited = {i.position: i.player for i in game.invitations.all()}
+    assert invited == {1: bot, 2: four[2]}  # names are matched ignoring case
     assert game.status == GameStatus.WAITING
     assert game.rated is True
     assert game.options["time_control"]["days_per_move"] == 2
 
 
-def test_create_with_every_seat_named_starts_the_game(four: list[Any]) -> None:
+def test_create_with_every_seat_named_starts_when_all_accept(four: list[Any]) -> None:
     r = signed_in(four[0].user).post(
         reverse("new-game"), {"left": "east", "partner": "south", "right": "west"}
     )
     game = Game.objects.get(creator=four[0])
-    assert r.status_code == 302
+    assert r.status_code == 302 and game.status == GameStatus.WAITING
+    for player in four[1:]:
+        invitation = game.invitations.get(player=player)
+        r = signed_in(player.user).post(
+            reverse("invitation-answer", args=[invitation.pk]), {"answer": "accept"}
+        )
+        assert r.status_code == 302
+    game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE and game.rated is False
     assert game.options["time_control"] is None
 
