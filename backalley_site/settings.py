@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (no CDN)
     "django_filters",
     "accounts",
     "games",
@@ -137,6 +138,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page works offline and behind strict networks: its scripts are our static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Every operation lists every status it can answer, in the one error shape.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -278,6 +283,9 @@ LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
 # page never holds a sync worker); raise it when the web server's workers can afford to wait.
 GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+# How long (ms) the table page holds a finished trick on the felt before showing the next
+# lead when the next card comes at once (bots answer within a second).
+GAMES_TRICK_PAUSE_MS = env.int("GAMES_TRICK_PAUSE_MS", default=1500)
 
 # --- New games and invitations (games/invitations.py, docs/invitations.md) -----------------
 # An invitation holds its seat this long; unanswered, the seat opens to anyone.

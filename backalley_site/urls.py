@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backalley_site.views import healthz, home, rules
@@ -8,6 +10,7 @@ from bots.arena import urls as arena_urls
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
