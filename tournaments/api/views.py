@@ -8,15 +8,15 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts.models import Player
+from accounts.permissions import PLAY, PLAY_OR_BOT, PUBLIC
 from accounts.services import player_for_user
-from games.api.permissions import CanPlay
+from games.api.permissions import require_bot, require_self
 from games.errors import UnknownPlayer
 from tournaments import selectors, services
 from tournaments.api import serializers as s
@@ -34,13 +34,19 @@ def _player_named(name: str) -> Player:
 
 
 def _acting(request: Request, name: str | None) -> Player:
-    """The caller's own player, or one of their bots when named."""
+    """The caller's own player (``play`` scope), or one of their bots when named (``bot``
+    scope, or that bot's own token)."""
     if not name:
+        require_self(request)
         return player_for_user(request.user)
     player = _player_named(name)
     user = request.user
     if player.user_id != user.pk and not (player.is_bot and player.owner_id == user.pk):
         raise NotYourEntry(message=f"{player.name} is neither you nor one of your bots.")
+    if player.is_bot:
+        require_bot(request, player.pk)
+    else:
+        require_self(request)
     return player
 
 
@@ -68,8 +74,7 @@ class TournamentListCreateView(ListAPIView):  # type: ignore[type-arg]
     serializer_class = s.TournamentSerializer
     content_negotiation_class = FormatIsAFilter
 
-    def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else [CanPlay()]
+    scopes = {"GET": PUBLIC, "POST": PLAY}
 
     def get_queryset(self) -> Any:
         return selectors.tournament_list(
@@ -104,7 +109,7 @@ class TournamentListCreateView(ListAPIView):  # type: ignore[type-arg]
 
 @extend_schema(tags=TAGS, summary="A tournament, its conditions and entrants")
 class TournamentDetailView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     @extend_schema(responses=s.TournamentSerializer)
     def get(self, request: Request, pk: int) -> Response:
@@ -113,7 +118,7 @@ class TournamentDetailView(APIView):
 
 @extend_schema(tags=TAGS)
 class RegisterView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         summary="Enter yourself or your bot (with a partner in pairs events)",
@@ -134,7 +139,7 @@ class RegisterView(APIView):
 
 @extend_schema(tags=TAGS)
 class WithdrawView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         summary="Withdraw (before the start, or between rounds)",
@@ -150,7 +155,7 @@ class WithdrawView(APIView):
 
 @extend_schema(tags=TAGS)
 class ConfirmView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         summary="Confirm a partnership you were named in",
@@ -168,7 +173,7 @@ class ConfirmView(APIView):
 
 @extend_schema(tags=TAGS)
 class StartView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY
 
     @extend_schema(summary="Start now (organiser)", request=None, responses=s.TournamentSerializer)
     def post(self, request: Request, pk: int) -> Response:
@@ -178,7 +183,7 @@ class StartView(APIView):
 
 @extend_schema(tags=TAGS)
 class CancelView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY
 
     @extend_schema(
         summary="Cancel before the start (organiser)",
@@ -192,7 +197,7 @@ class CancelView(APIView):
 
 @extend_schema(tags=TAGS, summary="Rounds: pairings, links to their games, results")
 class RoundsView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     @extend_schema(responses=s.RoundSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -203,7 +208,7 @@ class RoundsView(APIView):
 
 @extend_schema(tags=TAGS, summary="Standings, after a round or the latest")
 class StandingsView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     @extend_schema(
         parameters=[OpenApiParameter("after_round", int, description="Default: the latest.")],
