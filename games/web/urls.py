@@ -18,4 +18,5 @@ urlpatterns = [
     path("<str:public_id>/board/", views.board, name="game-board"),
     path("<str:public_id>/join/", views.join, name="game-join"),
     path("<str:public_id>/leave/", views.leave, name="game-leave"),
+    path("<str:public_id>/rematch/", views.rematch, name="game-rematch"),
 ]
