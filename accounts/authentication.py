@@ -38,7 +38,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         token = token_find(secret) if secret.startswith(TOKEN_PREFIX) else None
         if token is None:
             raise exceptions.AuthenticationFailed("Unknown API token.", code="invalid_token")
-        if token.revoked_at is not None:
+        if token.revoked_at is not None or (token.bot is not None and token.bot.retired_at):
             raise exceptions.AuthenticationFailed(
                 "This API token has been revoked.", code="token_revoked"
             )

@@ -50,6 +50,9 @@ class Player(models.Model):
         default=False, help_text="One of the club's own bots (a system player)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A bot deleted by its owner after it played: kept for its games' records and its name,
+    # but it can no longer be seated, invited or use a token.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -6,4 +6,8 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
-application = get_asgi_application()
+site = get_asgi_application()  # sets Django up
+
+from games.live.asgi import route  # noqa: E402 - needs Django set up
+
+application = route(site)

@@ -56,6 +56,14 @@ STATUS_BY_CODE: dict[str, int] = {
     "game_aborted": 409,
     "stale_state": 409,
     "idempotency_key_reused": 422,
+    # games: invitations and limits (games.invitations)
+    "player_retired": 409,
+    "invitation_not_found": 404,
+    "invitation_closed": 409,
+    "already_invited": 409,
+    "creator_not_seated": 409,
+    "too_many_waiting_games": 409,
+    "too_many_new_games": 429,
 }
 
 
@@ -161,7 +169,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         set_rollback()
         extra = getattr(exc, "extra", None) or {}
         body = error_body(exc.code, str(exc.message), extra)  # type: ignore[attr-defined]
-        return Response(body, status=status_for(exc))
+        headers = {"Retry-After": str(extra["retry_after"])} if "retry_after" in extra else None
+        return Response(body, status=status_for(exc), headers=headers)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, django_exceptions.PermissionDenied):

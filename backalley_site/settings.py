@@ -30,12 +30,14 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (no CDN)
     "django_filters",
     "accounts",
     "games",
     "ladder",
     "bots",
     "clock",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -127,6 +129,8 @@ REST_FRAMEWORK = {
         "accounts.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Each view declares its scopes once (`scopes = READ`, ...): accounts/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.DeclaredScopes"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -134,6 +138,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence play, bots and the ladder.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page works offline and behind strict networks: its scripts are our static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Every operation lists every status it can answer, in the one error shape.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "backalley_site.api_schema.document_errors",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": ["me", "player", "bot", "open"],
@@ -199,6 +212,14 @@ CELERY_BEAT_SCHEDULE["games-relay-events"] = {
     "schedule": env.float("GAMES_EVENTS_RELAY_EVERY_S", default=5.0),
     "options": {"expires": 5},
 }
+# Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
+# starts events whose start time has come.
+CELERY_TASK_ROUTES["tournaments.tasks.*"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
+    "task": "tournaments.tasks.start_due",
+    "schedule": 60.0,
+    "options": {"queue": "celery", "expires": 55},
+}
 # Delivered events and the stored answers to keyed move requests (for replays of the same
 # Idempotency-Key) are dropped after these windows, hourly.
 GAMES_EVENTS_KEEP_DAYS = env.int("GAMES_EVENTS_KEEP_DAYS", default=7)
@@ -218,6 +239,28 @@ BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
 BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
+
+# --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
+# The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.
+ARENA_TICK_S = env.float("ARENA_TICK_S", default=10.0)
+CELERY_BEAT_SCHEDULE["bots-arena-tick"] = {
+    "task": "bots.arena.tick",
+    "schedule": ARENA_TICK_S,
+    "options": {"queue": "celery", "expires": ARENA_TICK_S},
+}
+CELERY_TASK_ROUTES["bots.arena.*"] = {"queue": "celery"}
+# Pairs started per tick, and pairs playing at once over the whole arena (the workers' load).
+ARENA_PAIRS_PER_TICK = env.int("ARENA_PAIRS_PER_TICK", default=8)
+ARENA_MAX_PAIRS_IN_FLIGHT = env.int("ARENA_MAX_PAIRS_IN_FLIGHT", default=16)
+# Opponents are ordered by rating plus a normal jitter of this many points.
+ARENA_JITTER = env.float("ARENA_JITTER", default=100.0)
+# Benching: at least this many faults, and this share of the turns, within the window.
+ARENA_FAULT_WINDOW_S = env.float("ARENA_FAULT_WINDOW_S", default=3600.0)
+ARENA_BENCH_MIN_FAULTS = env.int("ARENA_BENCH_MIN_FAULTS", default=5)
+ARENA_BENCH_RATE = env.float("ARENA_BENCH_RATE", default=0.2)
+ARENA_BENCH_COOLDOWN_S = env.float("ARENA_BENCH_COOLDOWN_S", default=3600.0)
+# An API bot's arena turn left open this long is played by the house strategy (a timeout).
+ARENA_API_TURN_S = env.float("ARENA_API_TURN_S", default=60.0)
 
 # --- Live play: the event feed's push (games/live/, docs/live.md) --------------------------
 # Where wake-ups are published and heard: Redis pub/sub when a redis:// URL is given (by
@@ -240,6 +283,21 @@ LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open
 # page never holds a sync worker); raise it when the web server's workers can afford to wait.
 GAMES_PAGE_POLL_WAIT = env.int("GAMES_PAGE_POLL_WAIT", default=0)
+# How long (ms) the table page holds a finished trick on the felt before showing the next
+# lead when the next card comes at once (bots answer within a second).
+GAMES_TRICK_PAUSE_MS = env.int("GAMES_TRICK_PAUSE_MS", default=1500)
+
+# --- New games and invitations (games/invitations.py, docs/invitations.md) -----------------
+# An invitation holds its seat this long; unanswered, the seat opens to anyone.
+GAMES_INVITATION_HOURS = env.float("GAMES_INVITATION_HOURS", default=72.0)
+# Per account: games waiting for players at once (409), and games created in any hour (429).
+GAMES_MAX_WAITING_PER_ACCOUNT = env.int("GAMES_MAX_WAITING_PER_ACCOUNT", default=10)
+GAMES_MAX_CREATED_PER_HOUR = env.int("GAMES_MAX_CREATED_PER_HOUR", default=30)
+CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
+    "task": "games.tasks.expire_invitations",
+    "schedule": 600.0,
+    "options": {"expires": 590},
+}
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

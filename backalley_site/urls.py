@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backalley_site.views import healthz, home, rules
@@ -7,6 +9,7 @@ from backalley_site.views import healthz, home, rules
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.web.urls")),
@@ -20,6 +23,8 @@ urlpatterns = [
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),
     path("notifications/", include("clock.urls")),
+    path("api/v1/tournaments/", include("tournaments.api.urls")),
+    path("tournaments/", include("tournaments.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

@@ -8,17 +8,17 @@ look-up) and JSON rendering as every API view, and no other work.
 from __future__ import annotations
 
 from django.urls import path
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import READ
 from backalley_site import urls as site_urls
 from bench.api_prep import PING_PATH
 
 
 class PingView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = READ
 
     def get(self, request: Request) -> Response:
         return Response({"ok": True, "user": request.user.pk})

@@ -1,6 +1,8 @@
 """Bots benchmarks (``make bench-bots``): each part lives in its own file beside this one.
 
 - strength (``bench/bots_strength.py``): strategies against each other over duplicate deals;
+- house (``bench/bots_house.py``): house-strong against house-heuristic over duplicate pairs of
+  whole games;
 - pipeline (``bench/bots_pipeline.py``): bot turns through a real Celery worker.
 
 ``python bench/bots.py [strength] [pipeline]`` runs the parts named (default: all present).
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PARTS = ["strength", "pipeline"]
+PARTS = ["strength", "house", "pipeline"]
 
 
 def main(argv: list[str]) -> None:

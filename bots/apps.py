@@ -9,5 +9,8 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         # Connect the games app's post-commit move hook to the bot scheduler.
         from bots import hooks
+        from bots.arena import hooks as arena_hooks
+        from bots.arena import tasks as arena_tasks  # noqa: F401 - registers the arena's tasks
 
         hooks.install()
+        arena_hooks.install()

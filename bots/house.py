@@ -15,6 +15,7 @@ from django.db import transaction
 
 from accounts.models import Player
 from backalley_site.errors import DomainError
+from bots.brain import HOUSE_STRONG_PARAMS
 from bots.models import Bot, BotKind
 
 HOUSE_USER = "house"
@@ -43,7 +44,7 @@ HOUSE_BOTS: list[tuple[str, str, str]] = [
     ("house-random", "random", "Plays a random legal card or bid."),
     ("house-heuristic", "heuristic", "Bids from an estimate of its tricks and plays sensibly."),
     ("house-heuristic-2", "heuristic", "A second heuristic bot, for full tables of house bots."),
-    ("house-strong", "strong", "Determinized search within a time budget per move."),
+    ("house-strong", "strong", "Determinized search, 3 ms of CPU time per decision."),
     ("house-random-2", "random", "A second random bot, for full tables of house bots."),
     ("house-random-3", "random", "A third random bot, for full tables of house bots."),
     ("house-heuristic-3", "heuristic", "A third heuristic bot, for full tables of house bots."),
@@ -84,7 +85,7 @@ def house_bots_ensure() -> list[Player]:
                 defaults={
                     "kind": BotKind.HOSTED,
                     "strategy": strategy,
-                    "params": {},
+                    "params": dict(HOUSE_STRONG_PARAMS) if strategy == "strong" else {},
                     "description": description,
                 },
             )

@@ -101,3 +101,7 @@ class BotFault(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot_id} {self.kind} @ {self.game_id}#{self.seq}"
+
+
+# The arena's tables live in their own module (bots/arena/models.py).
+from bots.arena.models import ArenaEntry, ArenaPair  # noqa: E402, F401

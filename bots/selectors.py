@@ -14,7 +14,12 @@ from games.models import Game, GameStatus, Seat
 
 
 def bots_of(owner: Any) -> QuerySet[Bot]:
-    return Bot.objects.filter(player__owner=owner).select_related("player").order_by("id")
+    """The owner's bots (a retired one, deleted after it played, is no longer theirs to see)."""
+    return (
+        Bot.objects.filter(player__owner=owner, player__retired_at__isnull=True)
+        .select_related("player")
+        .order_by("id")
+    )
 
 
 def bot_of(owner: Any, name: str) -> Bot:

@@ -102,8 +102,12 @@ def bot_update(
     params: dict[str, Any] | None = None,
     webhook_url: str | None = None,
     status: str | None = None,
+    accept_invitations: str | None = None,
+    accept_invitations_from: list[str] | None = None,
 ) -> Bot:
     """Change what the owner may change; the kind and the name stay. Nothing is written on error."""
+    if accept_invitations is not None or accept_invitations_from is not None:
+        _set_invitation_rule(bot, accept_invitations, accept_invitations_from)
     changes: dict[str, Any] = {}
     if description is not None:
         changes["description"] = description
@@ -135,6 +139,29 @@ def bot_update(
     return bot
 
 
+def _set_invitation_rule(bot: Bot, accept_from: str | None, names: list[str] | None) -> None:
+    """How the bot answers invitations (``games.invitations``): the names must be players."""
+    from accounts.models import Player
+    from games.errors import UnknownPlayer
+    from games.invitations import invitation_rule_set
+    from games.models import AcceptFrom, InvitationRule
+
+    rule = InvitationRule.objects.filter(player_id=bot.player_id).first()
+    if accept_from is None:
+        accept_from = rule.accept_from if rule else AcceptFrom.NOBODY
+    if names is None:  # keep the list as it was
+        names = [p.name for p in rule.listed.all()] if rule else []
+    listed = []
+    for name in names:
+        player = Player.objects.filter(name__iexact=name.strip()).first()
+        if player is None:
+            raise UnknownPlayer(
+                message=f"There is no player called {name!r}.", extra={"name": name}
+            )
+        listed.append(player)
+    invitation_rule_set(player=bot.player, accept_from=accept_from, listed=listed)
+
+
 def bot_rotate_secret(*, bot: Bot) -> tuple[Bot, str]:
     """Draw a new webhook secret; the old one stops working at once. Returns the new one."""
     if bot.kind != BotKind.WEBHOOK:
@@ -148,17 +175,27 @@ def bot_rotate_secret(*, bot: Bot) -> tuple[Bot, str]:
 
 
 def bot_remove(*, bot: Bot) -> str:
-    """Delete a bot that never sat at a table; disable one that did (its games keep its name).
+    """Delete a bot that never sat at a table; retire one that did, for good: its games keep
+    its name, but its tokens stop working, it leaves the games still waiting for players,
+    its invitations are declined, and it can never be seated or invited again
+    (``games.retire``). It is gone from its owner's list of bots.
 
     Returns ``"deleted"`` or ``"disabled"``.
     """
+    from accounts.models import ApiToken
+    from bots.arena.services import arena_leave
     from games.models import Seat
+    from games.retire import player_retire
 
     with transaction.atomic():
         if Seat.objects.filter(player_id=bot.player_id).exists():
-            Bot.objects.filter(pk=bot.pk).update(
-                status=BotStatus.DISABLED, updated_at=timezone.now()
+            now = timezone.now()
+            Bot.objects.filter(pk=bot.pk).update(status=BotStatus.DISABLED, updated_at=now)
+            ApiToken.objects.filter(bot_id=bot.player_id, revoked_at__isnull=True).update(
+                revoked_at=now
             )
+            player_retire(player=bot.player)
+            arena_leave(bot_id=bot.pk)
             return "disabled"
         bot.player.delete()
     return "deleted"

@@ -114,6 +114,7 @@ class NotificationKind(models.TextChoices):
     REMINDER = "reminder", "Your time is running out"
     DIGEST = "digest", "Daily digest"
     TIMEOUT = "timeout", "The house bot moved for you"
+    INVITATION = "invitation", "Invitations and their answers"
 
 
 class Notification(models.Model):
@@ -140,7 +141,7 @@ class Notification(models.Model):
 
 
 class NotificationPreference(models.Model):
-    """Which reminders a player wants, by kind and channel (all on by default)."""
+    """Which notices a player wants, by kind and channel (all on by default)."""
 
     player = models.OneToOneField(
         "accounts.Player", on_delete=models.CASCADE, related_name="notification_preference"
@@ -149,6 +150,8 @@ class NotificationPreference(models.Model):
     reminder_inapp = models.BooleanField(default=True)
     digest_email = models.BooleanField(default=True)
     digest_inapp = models.BooleanField(default=True)
+    invitation_email = models.BooleanField(default=True)
+    invitation_inapp = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"preferences of {self.player_id}"

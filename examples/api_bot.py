@@ -2,10 +2,12 @@
 
     python examples/api_bot.py --base https://club.example --token bac_... --bot MyBot --game g_abc
 
-It waits on the game's event feed (long-poll with ``since``), asks for its legal actions when
-the feed says the game moved, and submits a move with ``expected_seq`` (the moves it has
-seen) and an ``Idempotency-Key`` derived from the game and that seq, so a retried request
-after a network error can never play twice. Only the standard library is used.
+It follows the game's event stream (NDJSON, one event per line, pushed as each move
+commits), asks for its legal actions whenever the game moved, and submits a move with
+``expected_seq`` (the moves it has seen) and an ``Idempotency-Key`` derived from the game
+and that seq, so a retried request after a network error can never play twice. When the
+stream ends (its time limit, or the server restarting) it reconnects with ``since`` = the
+last seq it handled, so no event is lost. Only the standard library is used.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -45,6 +48,38 @@ class Api:
             time.sleep(min(0.2 * 2**attempt, 5))
         raise RuntimeError(f"{method} {path} kept failing")
 
+    def events(self, game: str, seat: int) -> Iterator[dict[str, Any]]:
+        """Every event of ``game`` that ``seat`` may see, as it happens, until the game ends.
+
+        One NDJSON stream, reopened from the last seq seen whenever it ends (its time limit,
+        a server restart, a network error), so no event is lost or repeated."""
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/x-ndjson"}
+        since, failures = -1, 0
+        while True:
+            url = f"{self.base}/games/{game}/events/stream/?seat={seat}&since={since}&timeout=600"
+            try:
+                request = urllib.request.Request(url, None, headers)
+                with urllib.request.urlopen(request, timeout=60) as stream:
+                    failures = 0
+                    for line in stream:
+                        if not line.strip():
+                            continue  # a heartbeat (sent after 15 s of silence)
+                        event = json.loads(line)
+                        since = event["seq"]
+                        yield event
+                status, body = self.call("GET", f"/games/{game}/")
+                if status == 200 and body["status"] in ("finished", "aborted"):
+                    return
+            except urllib.error.HTTPError as err:
+                if err.code != 429 and err.code < 500:  # 429: too many open streams
+                    raise RuntimeError(f"feed error: {err.read()!r}") from None
+                failures += 1
+            except (urllib.error.URLError, TimeoutError, ConnectionError):
+                failures += 1
+            if failures > 6:
+                raise RuntimeError("the event stream kept failing")
+            time.sleep(min(0.2 * 2**failures, 5) if failures else 0)
+
 
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A legal action. A real bot would look at the view (its hand, bids, the trick) here."""
@@ -56,7 +91,7 @@ def play(base: str, token: str, bot: str, game: str, seed: int = 0, max_moves: i
     api, rng, made = Api(base, token), random.Random(seed), 0
     _, state = api.call("GET", f"/games/{game}/")
     seat = next(s["position"] for s in state["seats"] if s and s["player"].lower() == bot.lower())
-    since = -1
+    feed = api.events(game, seat)
     while True:
         status, legal = api.call("GET", f"/games/{game}/legal/?seat={seat}")
         if status == 200 and legal["actions"]:
@@ -74,14 +109,14 @@ def play(base: str, token: str, bot: str, game: str, seed: int = 0, max_moves: i
             elif answer and answer.get("code") not in ("stale_state", "not_your_turn"):
                 raise RuntimeError(f"move refused: {answer}")
             continue  # a stale state just means: look again
-        # Not our turn: wait on the feed until something happens.
-        status, feed = api.call("GET", f"/games/{game}/events/?seat={seat}&since={since}&wait=30")
-        if status != 200:
-            raise RuntimeError(f"feed error: {feed}")
-        if feed["events"]:
-            since = feed["events"][-1]["seq"]
-        if feed["status"] in ("finished", "aborted"):
-            return made
+        # Not our turn: follow the stream until something public happens at the table.
+        for event in feed:
+            if event["type"] == "game_end":
+                return made
+            if event.get("private_to") is None:
+                break
+        else:
+            return made  # the stream ends only with the game
 
 
 def main() -> None:

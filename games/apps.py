@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import hooks
+        from games.live.publish import on_game_event
+
+        # Wake the clients waiting on a game's event feed after each start, move and finish.
+        hooks.on_game_started(on_game_event)
+        hooks.on_move_committed(on_game_event)
+        hooks.on_game_finished(on_game_event)

@@ -83,3 +83,37 @@ class IdempotencyKeyReused(DomainError):
 
 class BadIdempotencyKey(DomainError):
     code = "bad_idempotency_key"
+
+
+class PlayerRetired(DomainError):
+    """The player (a bot its owner deleted) no longer takes seats."""
+
+    code = "player_retired"
+
+
+class InvitationNotFound(DomainError):
+    code = "invitation_not_found"
+
+
+class InvitationClosed(DomainError):
+    """Answered already, expired, or its game no longer waits for players."""
+
+    code = "invitation_closed"
+
+
+class AlreadyInvited(DomainError):
+    code = "already_invited"
+
+
+class CreatorNotSeated(DomainError):
+    """A new game seats its creator or one of the creator's bots."""
+
+    code = "creator_not_seated"
+
+
+class TooManyWaitingGames(DomainError):
+    code = "too_many_waiting_games"
+
+
+class TooManyNewGames(DomainError):
+    code = "too_many_new_games"

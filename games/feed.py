@@ -61,6 +61,11 @@ def _build(game: Game, upto: int, base: _Entry | None) -> _Entry:
     return _Entry(game.seed, state, tuple(events), tuple(ev["seq"] for ev in events))
 
 
+def events_and_seqs(game: Game) -> tuple[tuple[dict[str, Any], ...], tuple[int, ...]]:
+    """Every event up to ``game.move_count`` (all seats'), and their seqs for bisecting."""
+    return _upto(game)
+
+
 def all_events(game: Game) -> tuple[dict[str, Any], ...]:
     """Every event of a started game up to ``game.move_count``, in order, with its seq."""
     return _upto(game)[0]

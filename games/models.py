@@ -245,6 +245,80 @@ class Move(models.Model):
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action}"
 
 
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for an answer"
+    ACCEPTED = "accepted", "Accepted: the seat is taken"
+    DECLINED = "declined", "Declined"
+    EXPIRED = "expired", "Expired unanswered"
+
+
+class Invitation(models.Model):
+    """An offer of one seat in a waiting game to a named player (a person or another
+    owner's bot). The seat is held for the invitee until they answer or ``expires_at``
+    passes; only an accepted invitation seats them (see :mod:`games.invitations`).
+
+    A pending invitation whose ``expires_at`` has passed is dead whether or not the sweep
+    has marked it ``expired`` yet: every read and write checks the time itself.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    position = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
+    player = models.ForeignKey(
+        "accounts.Player", on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        "accounts.Player", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["player", "status"], name="invitation_player_status")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_player",
+            ),
+            models.CheckConstraint(condition=Q(position__lte=3), name="invitation_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.position} → {self.player_id} ({self.status})"
+
+
+class AcceptFrom(models.TextChoices):
+    NOBODY = "nobody", "Ask the owner every time"
+    ANYONE = "anyone", "Accept every invitation"
+    LISTED = "listed", "Accept invitations from the listed players"
+
+
+class InvitationRule(models.Model):
+    """A bot owner's standing answer to invitations of their bot: accepted at once from
+    anyone, from the listed players only, or (no row, or ``nobody``) asked each time."""
+
+    player = models.OneToOneField(
+        "accounts.Player", on_delete=models.CASCADE, related_name="invitation_rule"
+    )
+    accept_from = models.CharField(
+        max_length=8, choices=AcceptFrom.choices, default=AcceptFrom.NOBODY
+    )
+    listed = models.ManyToManyField("accounts.Player", blank=True, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} accepts from {self.accept_from}"
+
+
 class Event(models.Model):
     """The outbox: one row per domain event, written in the transaction that caused it.
 

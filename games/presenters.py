@@ -32,6 +32,24 @@ def seats_payload(seats: Sequence[Seat]) -> list[dict[str, Any] | None]:
     return by_position
 
 
+def invited_payload(game: Game) -> list[dict[str, Any]]:
+    """The seats held for invited players who have not answered (waiting games only, so
+    the move path never pays for this look-up)."""
+    if game.status != GameStatus.WAITING:
+        return []
+    from games.selectors import pending_invitations
+
+    return [
+        {
+            "position": row.position,
+            "player": row.player.name,
+            "is_bot": row.player.is_bot,
+            "expires_at": _iso(row.expires_at),
+        }
+        for row in pending_invitations(game=game)
+    ]
+
+
 def game_summary(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
     """What anyone may know about a game (no hands, no seed before the end)."""
     finished = game.status == GameStatus.FINISHED
@@ -41,6 +59,7 @@ def game_summary(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         "rated": game.rated,
         "options": game.options,
         "seats": seats_payload(seats),
+        "invited": invited_payload(game),
         "seq": game.move_count,
         "to_act": game.to_act,
         "deal_number": game.deal_number,

@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from accounts.models import Player
 from games import statecache
 from games.engine.actions import action_str, action_to_json
+from games.engine.cards import mask_to_cards
+from games.engine.errors import EngineError
 from games.engine.state import GameState
-from games.errors import GameNotFound, NotYourSeat
-from games.models import Game, GameStatus, Seat
+from games.engine.summary import deal_summary
+from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
+from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.presenters import state_payload
 
 
@@ -70,6 +74,40 @@ def game_view(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, A
     return state_payload(game, seats, game_state(game=game), seat)
 
 
+def last_deal_summary(*, game: Game) -> dict[str, Any] | None:
+    """The latest finished deal (bids, contracts, tricks, points, rules); public."""
+    state = game_state(game=game)
+    if state is None or not state.deals:
+        return None
+    return deal_summary(state.deals[-1])
+
+
+def current_contracts(*, game: Game) -> list[list[int]] | None:
+    """Per team [sum of numbers, board level] of the deal in progress (the engine's)."""
+    state = game_state(game=game)
+    if state is None or state.is_terminal():
+        return None
+    return [list(c) for c in state.contracts()]
+
+
+def illegal_reasons(*, game: Game, seat: int | None) -> dict[str, str]:
+    """Why each card of ``seat``'s hand may not be played now, in the engine's own words
+    (empty unless it is that seat's turn to play). Only the seat's own cards are named."""
+    state = game_state(game=game)
+    if state is None or seat is None or state.seat_to_act != seat or state.phase != "playing":
+        return {}
+    legal = set(state.legal_actions())
+    out: dict[str, str] = {}
+    for card in mask_to_cards(state.hands[seat]):
+        if card in legal:
+            continue
+        try:
+            state.clone().apply(card, seat=seat)
+        except EngineError as exc:
+            out[action_str(card)] = exc.message
+    return out
+
+
 def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:
     """The actions ``seat`` may take now (empty unless it is that seat's turn)."""
     state = game_state(game=game)
@@ -97,10 +135,18 @@ def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str,
 
 def games_open() -> QuerySet[Game]:
     """Games waiting for players, newest first."""
+    held = Count(
+        "invitations",
+        filter=Q(
+            invitations__status=InvitationStatus.PENDING,
+            invitations__expires_at__gt=timezone.now(),
+        ),
+        distinct=True,
+    )
     return (
         Game.objects.filter(status=GameStatus.WAITING)
-        .annotate(n_seats=Count("seats"))
-        .filter(n_seats__lt=4)
+        .annotate(n_seats=Count("seats", distinct=True), n_held=held)
+        .filter(n_seats__lt=4 - F("n_held"))
         .defer("snapshot", "seed")
         .prefetch_related("seats__player")
         .order_by("-created_at")
@@ -137,4 +183,45 @@ def games_for_user(*, user: Any, status: str | None = None) -> QuerySet[Game]:
         .defer("snapshot", "seed")
         .prefetch_related("seats__player")
         .order_by("-waiting_on_me", "status_rank", "-last_move_at", "-created_at")
+    )
+
+
+def invitations_for(*, user: Any, status: str | None = "pending") -> QuerySet[Invitation]:
+    """Invitations to the user and their bots, newest first. ``pending`` means still
+    answerable: not expired, and the game still waiting for players."""
+    players = players_controlled_by(user=user)
+    qs = Invitation.objects.filter(player__in=players)
+    if status == InvitationStatus.PENDING:
+        qs = qs.filter(
+            status=InvitationStatus.PENDING,
+            expires_at__gt=timezone.now(),
+            game__status=GameStatus.WAITING,
+        )
+    elif status:
+        qs = qs.filter(status=status)
+    return qs.select_related("game", "player", "invited_by").order_by("-created_at", "-pk")
+
+
+def invitation_of(*, user: Any, invitation_id: int) -> Invitation:
+    """One invitation to the user or one of their bots (someone else's: not found)."""
+    row = (
+        Invitation.objects.filter(pk=invitation_id, player__in=players_controlled_by(user=user))
+        .select_related("game", "player", "invited_by")
+        .first()
+    )
+    if row is None:
+        raise InvitationNotFound(
+            message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+        )
+    return row
+
+
+def pending_invitations(*, game: Game) -> list[Invitation]:
+    """The game's live invitations (their seats are held), by position."""
+    return list(
+        Invitation.objects.filter(
+            game=game, status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
+        )
+        .select_related("player")
+        .order_by("position")
     )

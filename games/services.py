@@ -24,6 +24,7 @@ from games.engine.cards import card_str, mask_to_cards
 from games.engine.errors import ActionParseError, BadSeed
 from games.engine.state import GameState
 from games.errors import (
+    AlreadyInvited,
     AlreadySeated,
     BadGameSetup,
     BadIdempotencyKey,
@@ -36,6 +37,7 @@ from games.errors import (
     NotSeated,
     NotYourSeat,
     NotYourTurn,
+    PlayerRetired,
     SeatTaken,
     StaleState,
 )
@@ -43,6 +45,8 @@ from games.models import (
     SEAT_POSITIONS,
     Game,
     GameStatus,
+    Invitation,
+    InvitationStatus,
     Move,
     Seat,
     SeededDeal,
@@ -107,11 +111,8 @@ def game_create(
     if len(seats) != 4:
         raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
     seated = [p for p in seats if p is not None]
-    if len({p.pk for p in seated}) != len(seated):
-        raise BadGameSetup(message="A player can take only one seat in a game.")
     clean = game_options_clean(options)
-    if clean["rated"]:
-        _check_one_seat_per_controller(seated)
+    seats_check(seated, rated=clean["rated"])
     if seed is None:
         seed = secrets.token_hex(32)
     else:
@@ -136,6 +137,28 @@ def game_create(
     return game
 
 
+def seats_check(players: Sequence[Player], *, rated: bool) -> None:
+    """The players named for one game: each once, none retired, and in a rated game no
+    account behind two seats."""
+    if len({p.pk for p in players}) != len(players):
+        raise BadGameSetup(message="A player can take only one seat in a game.")
+    _check_not_retired(players)
+    if rated:
+        _check_one_seat_per_controller(players)
+
+
+def _check_not_retired(players: Sequence[Player]) -> None:
+    """Read from the rows, not the caller's copies: a bot may have been retired meanwhile."""
+    retired = Player.objects.filter(
+        pk__in=[p.pk for p in players], retired_at__isnull=False
+    ).first()
+    if retired is not None:
+        raise PlayerRetired(
+            message=f"{retired.name} was deleted by its owner and plays no more games.",
+            extra={"name": retired.name},
+        )
+
+
 def _check_one_seat_per_controller(players: Sequence[Player]) -> None:
     """In a rated game no account may hold two seats (itself and its bot, or two bots): it
     would see two hands and could farm a rating. House bots are system players that no
@@ -146,6 +169,11 @@ def _check_one_seat_per_controller(players: Sequence[Player]) -> None:
             "one_seat_per_account",
             "In a rated game one account may hold only one seat (counting its bots).",
         )
+
+
+def lock_game(game_id: int | str) -> Game:
+    """Lock and read the game row (for services of other modules that change its seats)."""
+    return _lock(game_id)
 
 
 def _lock(game_id: int | str) -> Game:
@@ -165,16 +193,27 @@ def game_join_seat(*, game_id: int, player: Player, position: int | None = None)
         game = _lock(game_id)
         if game.status != GameStatus.WAITING:
             raise GameNotWaiting(message="This game is no longer taking players.")
+        _check_not_retired([player])
         taken = dict(game.seats.values_list("position", "player_id"))
         if player.pk in taken.values():
             raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
+        held = _held_for_invitees(game)  # seats kept for players who have not answered yet
+        if player.pk in held.values():
+            raise AlreadyInvited(
+                message=f"{player.name} is invited to this game: answer the invitation."
+            )
         if position is None:
-            free = [p for p in SEAT_POSITIONS if p not in taken]
+            free = [p for p in SEAT_POSITIONS if p not in taken and p not in held]
             if not free:
-                raise SeatTaken(message="Every seat is taken.")
+                raise SeatTaken(message="Every seat is taken or held for an invited player.")
             position = free[0]
         elif position in taken:
             raise SeatTaken(message=f"Seat {position} is taken.", extra={"position": position})
+        elif position in held:
+            raise SeatTaken(
+                message=f"Seat {position} is held for an invited player.",
+                extra={"position": position},
+            )
         if game.rated:
             others = list(Player.objects.filter(pk__in=taken.values()))
             _check_one_seat_per_controller([*others, player])
@@ -182,6 +221,15 @@ def game_join_seat(*, game_id: int, player: Player, position: int | None = None)
         if len(taken) + 1 == 4:
             _start(game)
     return game
+
+
+def _held_for_invitees(game: Game) -> dict[int, int]:
+    """Positions held by live invitations (pending, not expired): position → player id."""
+    return dict(
+        Invitation.objects.filter(
+            game=game, status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
+        ).values_list("position", "player_id")
+    )
 
 
 def game_leave_seat(*, game_id: int, player: Player) -> Game:

@@ -1,4 +1,5 @@
-"""Celery tasks of the games app: the outbox relay and the pruning of old rows (beat only).
+"""Celery tasks of the games app: the outbox relay, the pruning of old rows and the
+expiry of unanswered invitations (beat only).
 
 Queues are set in settings (``CELERY_TASK_ROUTES``), never at the call site.
 """
@@ -13,6 +14,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import outbox
+from games.invitations import invitations_expire
 from games.models import Move
 
 COMMON = {
@@ -44,3 +46,9 @@ def prune() -> dict[str, int]:
         created_at__lt=now - timedelta(hours=settings.GAMES_MOVE_RESPONSE_KEEP_HOURS),
     ).update(response=None)
     return {"events": events, "responses": answers}
+
+
+@shared_task(name="games.tasks.expire_invitations", soft_time_limit=100, time_limit=120, **COMMON)
+def expire_invitations() -> int:
+    """Mark unanswered invitations past their time expired and tell who invited."""
+    return invitations_expire()

@@ -7,6 +7,9 @@ class LadderConfig(AppConfig):
 
     def ready(self) -> None:
         # Rate each rated game once it has finished (the hook runs after commit).
+        from games import extensions
         from ladder import hooks
+        from ladder.parts import ratings_part
 
         hooks.install()
+        extensions.register_game_part("ratings", ratings_part)

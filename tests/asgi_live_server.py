@@ -21,8 +21,9 @@ class AsgiLiveServer:
     def __init__(self, host: str = "127.0.0.1") -> None:
         import uvicorn
         from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-        from django.core.asgi import get_asgi_application
         from django.test.utils import modify_settings
+
+        from backalley_site.asgi import application
 
         self.host = host
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -30,7 +31,7 @@ class AsgiLiveServer:
         sock.bind((host, 0))
         self.port: int = sock.getsockname()[1]
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(get_asgi_application()),
+            ASGIStaticFilesHandler(application),
             lifespan="off",
             log_level="warning",
             loop="asyncio",

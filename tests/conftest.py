@@ -39,6 +39,25 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
     server.stop()
 
 
+@pytest.fixture
+def asgi_server_factory(transactional_db: Any, tmp_path: Path) -> Iterator[Any]:
+    """Start real ASGI server processes (``make(env)``) on the test database; all are stopped
+    at the end. See tests/asgi_process.py."""
+    from tests.asgi_process import AsgiServer, require_server_services
+
+    require_server_services()
+    started: list[AsgiServer] = []
+
+    def make(env: dict[str, str] | None = None, workers: int = 2) -> AsgiServer:
+        server = AsgiServer(tmp_path, env, workers)
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()
+
+
 # --- Real headless Chromium, for the tests of the pages ------------------------------------
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

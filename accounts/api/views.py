@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, permissions, status
+from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,12 +21,11 @@ from accounts.api.serializers import (
     TokenSerializer,
 )
 from accounts.models import Player
-from accounts.permissions import request_scopes, request_token
+from accounts.permissions import PUBLIC, READ, SESSION, request_scopes, request_token
 from accounts.selectors import player_get_by_name
 from accounts.services import account_signup, player_for_user
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.api_schema import ErrorSerializer
-from backalley_site.errors import DomainError
 
 # Responses that carry a token's secret must never be stored by a cache.
 NO_STORE = {"Cache-Control": "no-store"}
@@ -40,25 +39,10 @@ ERRORS = {
 }
 
 
-class SessionOnly(permissions.BasePermission):
-    """Token management needs the site session: a leaked token cannot mint or revoke others."""
-
-    def has_permission(self, request: Request, view: APIView) -> bool:
-        if not (request.user and request.user.is_authenticated):
-            return False
-        if request_token(request) is not None:
-            raise DomainError(
-                "session_required",
-                "Manage API tokens while logged in to the site, not with a token.",
-                http_status=403,
-            )
-        return True
-
-
 class TokenListCreateView(generics.ListAPIView):
     """List your API tokens (newest first), or make one: its secret is shown only once."""
 
-    permission_classes = [SessionOnly]
+    scopes = SESSION  # a leaked token cannot mint or revoke others
     serializer_class = TokenSerializer
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
@@ -83,7 +67,7 @@ class TokenListCreateView(generics.ListAPIView):
 
 
 class TokenRevokeView(APIView):
-    permission_classes = [SessionOnly]
+    scopes = SESSION  # a leaked token cannot mint or revoke others
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Revoked."), **ERRORS})
     def delete(self, request: Request, token_id: int) -> Response:
@@ -93,7 +77,7 @@ class TokenRevokeView(APIView):
 
 
 class MeView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    scopes = READ
 
     @extend_schema(responses={200: MeSerializer, **ERRORS})
     def get(self, request: Request) -> Response:
@@ -125,7 +109,7 @@ class SignupView(APIView):
     """Make an account, its player and a first API token in one step (for API-only clients)."""
 
     authentication_classes: list[type[SessionAuthentication]] = []
-    permission_classes = [permissions.AllowAny]
+    scopes = PUBLIC
     throttle_classes = [SignupThrottle]
 
     @extend_schema(request=SignupSerializer, responses={201: SignupResultSerializer, **ERRORS})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from bots.models import Bot, BotFault, BotKind, BotStatus
+from games.models import AcceptFrom, InvitationRule
 
 
 class BotCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -26,6 +27,18 @@ class BotUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     params = serializers.DictField(required=False)
     webhook_url = serializers.CharField(max_length=500, required=False)
     status = serializers.ChoiceField(choices=[BotStatus.ACTIVE, BotStatus.DISABLED], required=False)
+    accept_invitations = serializers.ChoiceField(
+        choices=AcceptFrom.choices,
+        required=False,
+        help_text="Answer invitations at once: from `anyone`, the `listed` players, or "
+        "`nobody` (you answer each one).",
+    )
+    accept_invitations_from = serializers.ListField(
+        child=serializers.CharField(max_length=30),
+        required=False,
+        max_length=100,
+        help_text="The players whose invitations a `listed` bot accepts.",
+    )
 
 
 class BotSerializer(serializers.ModelSerializer[Bot]):
@@ -34,6 +47,8 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
     name = serializers.CharField(source="player.name")
     player_id = serializers.IntegerField(source="player.pk")
     faults = serializers.SerializerMethodField()
+    accept_invitations = serializers.SerializerMethodField()
+    accept_invitations_from = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
@@ -52,10 +67,20 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             "created_at",
             "updated_at",
             "faults",
+            "accept_invitations",
+            "accept_invitations_from",
         ]
 
     def get_faults(self, bot: Bot) -> int:
         return bot.faults.count()
+
+    def get_accept_invitations(self, bot: Bot) -> str:
+        rule = InvitationRule.objects.filter(player_id=bot.player_id).first()
+        return rule.accept_from if rule else AcceptFrom.NOBODY
+
+    def get_accept_invitations_from(self, bot: Bot) -> list[str]:
+        rule = InvitationRule.objects.filter(player_id=bot.player_id).first()
+        return sorted(p.name for p in rule.listed.all()) if rule else []
 
 
 class BotWithSecretSerializer(BotSerializer):

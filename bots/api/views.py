@@ -6,17 +6,14 @@ acts for one bot only cannot manage bots: a leaked bot token cannot re-point a w
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import HasScope, request_token
+from accounts.permissions import BOT_OWNER, READ
 from backalley_site.api_schema import ErrorSerializer
-from backalley_site.errors import DomainError
 from bots import brain, selectors, services
 from bots.api.serializers import (
     BotCreateSerializer,
@@ -31,17 +28,9 @@ ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409)}
 
 
 class _OwnerView(APIView):
-    permission_classes = [HasScope("bot")]
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        token = request_token(request)
-        if token is not None and getattr(token, "bot_id", None) is not None:
-            raise DomainError(
-                "bot_token_not_allowed",
-                "A token that acts for one bot cannot manage bots; use your own token.",
-                http_status=403,
-            )
+    # A token restricted to one bot cannot manage bots: a leaked bot token cannot
+    # re-point a webhook.
+    scopes = BOT_OWNER
 
 
 class BotListCreateView(_OwnerView, generics.ListAPIView):
@@ -109,7 +98,7 @@ class BotFaultListView(_OwnerView, generics.ListAPIView):
 
 
 class StrategyListView(APIView):
-    permission_classes = [HasScope("read")]
+    scopes = READ  # a bot-only token chooses from these too
 
     @extend_schema(responses={200: StrategySerializer(many=True), **ERRORS})
     def get(self, request: Request) -> Response:

@@ -52,7 +52,7 @@ PARAMS: dict[str, dict[str, _Param]] = {
     "heuristic": {},
     "strong": {
         "samples": (48, _int_in(1, 1000)),
-        "time_budget": (0.3, _float_in(0.01, 5.0)),
+        "time_budget": (0.3, _float_in(0.001, 5.0)),
     },
 }
 

@@ -25,7 +25,14 @@ class NotificationSerializer(serializers.ModelSerializer):  # type: ignore[type-
 class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     class Meta:
         model = NotificationPreference
-        fields = ["reminder_email", "reminder_inapp", "digest_email", "digest_inapp"]
+        fields = [
+            "reminder_email",
+            "reminder_inapp",
+            "digest_email",
+            "digest_inapp",
+            "invitation_email",
+            "invitation_inapp",
+        ]
 
 
 class MarkReadSerializer(serializers.Serializer):  # type: ignore[type-arg]

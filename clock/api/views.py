@@ -8,12 +8,12 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.generics import ListAPIView
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
+from accounts.permissions import PLAY, READ
 from accounts.services import player_for_user
 from clock import reminders, selectors, vacation
 from clock.api.serializers import (
@@ -32,7 +32,7 @@ def _me(request: Request) -> Player:
 class NotificationListView(ListAPIView):  # type: ignore[type-arg]
     """Your notifications, newest first (``?unread=true`` for the unread ones only)."""
 
-    permission_classes = [IsAuthenticated]
+    scopes = READ
     serializer_class = NotificationSerializer
 
     @extend_schema(parameters=[OpenApiParameter("unread", bool)])
@@ -47,7 +47,7 @@ class NotificationListView(ListAPIView):  # type: ignore[type-arg]
 
 
 class MarkReadView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = PLAY
 
     @extend_schema(
         request=MarkReadSerializer,
@@ -66,7 +66,7 @@ class MarkReadView(APIView):
 
 
 class PreferencesView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = {"GET": READ, "PATCH": PLAY}
 
     @extend_schema(responses={200: PreferenceSerializer}, summary="Your reminder preferences")
     def get(self, request: Request) -> Response:
@@ -100,7 +100,7 @@ def _vacation_body(player: Player) -> dict[str, Any]:
 
 
 class VacationView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = READ
 
     @extend_schema(
         responses={200: VacationSerializer},
@@ -115,7 +115,7 @@ class VacationView(APIView):
 
 
 class VacationStartView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = PLAY
 
     @extend_schema(
         request=None,
@@ -130,7 +130,7 @@ class VacationStartView(APIView):
 
 
 class VacationStopView(APIView):
-    permission_classes = [IsAuthenticated]
+    scopes = PLAY
 
     @extend_schema(
         request=None,

@@ -5,62 +5,95 @@ opening deal). Pass the last ``seq`` you handled as ``since`` (or, for server-se
 let the browser send ``Last-Event-ID``) to resume without gaps. A seat gets the public
 events and its own private ones; a spectator only the public ones.
 
-Waiting is a short sleep-and-check loop on the game row's ``move_count``: cheap, and it
-needs nothing beyond the database. Each waiting client holds a server worker, so ``wait``
-and ``timeout`` are capped.
+The views are async: a waiting client is a coroutine parked in this process's hub
+(:mod:`games.live.hub`), woken by a push after each commit, not a worker in a sleep loop.
+Authentication, scopes, parameters and errors are DRF's, run once per request by the
+documented views below (:class:`EventsView`, :class:`EventStreamView`), which the async
+views call as their gate; the schema documents those views at the same URLs.
+
+Limits (docs/live.md): a long poll waits at most ``MAX_WAIT`` s, a stream lasts at most
+``MAX_STREAM`` s (no server timeout is shorter: uvicorn has none, gunicorn's is only the
+worker's heartbeat); streams send a heartbeat every ``HEARTBEAT`` s of silence; a token (or
+signed-in user) holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` open waits, beyond which the
+answer is 429 ``too_many_streams``.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
+import re
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import feed
+from accounts.permissions import request_token
+from backalley_site.errors import DomainError, error_body
 from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
-from games.models import Game, GameStatus
+from games.live import hub as live_hub
 
-POLL_INTERVAL = 0.2
 MAX_WAIT = 60
 MAX_STREAM = 3600
+DEFAULT_STREAM = 300
 HEARTBEAT = 15.0
-DONE = (GameStatus.FINISHED, GameStatus.ABORTED)
+_DIGITS = re.compile(r"[0-9]{1,10}")  # ASCII only: int() would also take "٣" (and "²" fails)
+_PASSED_HEADERS = ("WWW-Authenticate", "Retry-After", "Allow", "Vary")
+
+STREAMS_PARAMS = "Open streams and long polls per token: LIVE_MAX_STREAMS_PER_TOKEN."
+TOO_MANY = OpenApiResponse(
+    ErrorSerializer, description=f"`too_many_streams`: {STREAMS_PARAMS} Close one, or retry."
+)
 
 
 def _since(request: Request) -> int:
     last_id = request.headers.get("Last-Event-ID")
-    if request.query_params.get("since") is None and last_id and last_id.strip().isdigit():
+    if request.query_params.get("since") is None and last_id and last_id.strip():
+        if not _DIGITS.fullmatch(last_id.strip()) or int(last_id) > 10**9:
+            raise DomainError(
+                "bad_last_event_id",
+                "Last-Event-ID must be the id of an event this feed sent: a whole number.",
+                extra={"last_event_id": last_id[:40]},
+            )
         return int(last_id)
     value = _int_param(request, "since", -1, -1, 10**9)
     assert value is not None
     return value
 
 
-def _refresh(game: Game) -> bool:
-    """Re-read the row's counters; True when the game moved on."""
-    row = Game.objects.filter(pk=game.pk).values("move_count", "status", "started_at").first()
-    if row is None:
-        return False
-    changed = (row["move_count"], row["status"]) != (game.move_count, game.status)
-    game.move_count, game.status, game.started_at = (
-        row["move_count"],
-        row["status"],
-        row["started_at"],
-    )
-    return changed
+def _holder(request: Request) -> str:
+    """Whose open waits count together: the token's, or the signed-in user's."""
+    token = request_token(request)
+    return f"token:{token.pk}" if token is not None else f"user:{request.user.pk}"
+
+
+class Admitted(HttpResponse):
+    """The gate's answer for a request that may wait: what it waits for. Never sent."""
+
+    def __init__(
+        self, *, game_id: int, seat: int | None, since: int, wait: int, holder: str, ndjson: bool
+    ) -> None:
+        super().__init__(status=200)
+        self.game_id, self.seat, self.since = game_id, seat, since
+        self.wait, self.holder, self.ndjson = wait, holder, ndjson
 
 
 class EventsView(APIView):
+    """The long poll, as documented; serves as the gate of :func:`events`."""
+
     permission_classes = [CanRead]
 
     @extend_schema(
@@ -68,26 +101,37 @@ class EventsView(APIView):
             SEAT_PARAM,
             OpenApiParameter("since", int, description="Last seq you handled (default: all)."),
             OpenApiParameter("wait", int, description=f"Seconds to wait for news (0..{MAX_WAIT})."),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="Used as `since` when `since` is absent (a whole number).",
+            ),
         ],
-        responses={200: EventsSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            200: EventsSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            429: TOO_MANY,
+        },
         summary="Events since a seq (long-poll)",
+        description=(
+            "Answers at once when there are events after `since`; otherwise waits up to "
+            "`wait` seconds for the next move (pushed, not polled), and answers with none "
+            "if nothing happened. A long poll counts as an open wait for the per-token cap."
+        ),
     )
-    def get(self, request: Request, public_id: str) -> Response:
+    def get(self, request: Request, public_id: str) -> HttpResponseBase:
         a = GameAccess(request, public_id)
         since = _since(request)
         wait = _int_param(request, "wait", 0, 0, MAX_WAIT) or 0
-        deadline = time.monotonic() + wait
-        game = a.game
-        events = feed.events_since(game, seat=a.seat, since=since)
-        while not events and game.status not in DONE and time.monotonic() < deadline:
-            time.sleep(POLL_INTERVAL)
-            if _refresh(game):
-                events = feed.events_since(game, seat=a.seat, since=since)
-        from clock.selectors import clock_info  # the deadline travels with the events
-
-        clock = clock_info(Game.objects.get(pk=game.pk))  # as of now (the counters above may lag)
-        return Response(
-            {"seq": game.move_count, "status": game.status, "events": events, "clock": clock}
+        return Admitted(
+            game_id=a.game.pk,
+            seat=a.seat,
+            since=since,
+            wait=wait,
+            holder=_holder(request),
+            ndjson=False,
         )
 
 
@@ -107,17 +151,9 @@ class NDJSONRenderer(EventStreamRenderer):
     format = "ndjson"
 
 
-def _sse(events: list[dict[str, Any]]) -> str:
-    return "".join(
-        f"id: {ev['seq']}\nevent: {ev['type']}\ndata: {json.dumps(ev)}\n\n" for ev in events
-    )
-
-
-def _ndjson(events: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(ev) + "\n" for ev in events)
-
-
 class EventStreamView(APIView):
+    """The stream, as documented; serves as the gate of :func:`event_stream`."""
+
     permission_classes = [CanRead]
     renderer_classes = [EventStreamRenderer, NDJSONRenderer, JSONRenderer]
 
@@ -128,43 +164,174 @@ class EventStreamView(APIView):
             OpenApiParameter(
                 "timeout",
                 int,
-                description=f"Close the stream after this many seconds (0..{MAX_STREAM}).",
+                description=(
+                    f"Close the stream after this many seconds (0..{MAX_STREAM}, default "
+                    f"{DEFAULT_STREAM}); reconnect with your last seq to go on."
+                ),
+            ),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="Sent by browsers on reconnection: resume after this seq.",
             ),
         ],
-        responses={(200, "text/event-stream"): str, (200, "application/x-ndjson"): str},
+        responses={
+            (200, "text/event-stream"): str,
+            (200, "application/x-ndjson"): str,
+            (400, "application/json"): ErrorSerializer,
+            (429, "application/json"): TOO_MANY,
+        },
         summary="Events as a stream (server-sent events, or NDJSON with Accept: application/x-ndjson)",
+        description=(
+            f"Each event as it happens. Server-sent events carry `id:` (the seq) and `event:` "
+            f"(the type); an NDJSON stream has one event per line. In silence a heartbeat "
+            f"is sent every {int(HEARTBEAT)} s (an SSE comment, or an empty NDJSON line: "
+            f"skip it). The stream ends when the game is over, at `timeout`, or when the "
+            f"server restarts: reconnect with `since` (or `Last-Event-ID`) and nothing is lost."
+        ),
     )
-    def get(self, request: Request, public_id: str) -> StreamingHttpResponse:
+    def get(self, request: Request, public_id: str) -> HttpResponseBase:
         a = GameAccess(request, public_id)
         since = _since(request)
-        timeout = _int_param(request, "timeout", 300, 0, MAX_STREAM) or 0
-        ndjson = getattr(request.accepted_renderer, "format", "") == "ndjson"
-        write = _ndjson if ndjson else _sse
-        stream = _stream(a.game, a.seat, since, timeout, write, heartbeat=not ndjson)
-        response = StreamingHttpResponse(
-            stream,
-            content_type=NDJSONRenderer.media_type if ndjson else EventStreamRenderer.media_type,
+        timeout = _int_param(request, "timeout", DEFAULT_STREAM, 0, MAX_STREAM) or 0
+        return Admitted(
+            game_id=a.game.pk,
+            seat=a.seat,
+            since=since,
+            wait=timeout,
+            holder=_holder(request),
+            ndjson=getattr(request.accepted_renderer, "format", "") == "ndjson",
         )
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
+
+
+def documented_by(gate: type[APIView]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Let the schema generator see ``gate`` (its methods and extend_schema) at this URL."""
+
+    def mark(view: Callable[..., Any]) -> Callable[..., Any]:
+        view.cls = gate  # type: ignore[attr-defined]
+        view.initkwargs = {}  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+_poll_gate = EventsView.as_view()
+_stream_gate = EventStreamView.as_view()
+
+
+def _admit(gate: Callable[..., Any], request: HttpRequest, public_id: str) -> HttpResponseBase:
+    """Run the DRF gate (sync, in a thread): an :class:`Admitted`, or the rendered refusal."""
+    response = gate(request, public_id=public_id)
+    if isinstance(response, Admitted):
         return response
+    response.render()
+    plain = HttpResponse(
+        response.content, status=response.status_code, content_type=response["Content-Type"]
+    )
+    for name in _PASSED_HEADERS:
+        if response.has_header(name):
+            plain[name] = response[name]
+    return plain
 
 
-def _stream(
-    game: Game, seat: int | None, since: int, timeout: int, write: Any, *, heartbeat: bool
-) -> Iterator[str]:
-    deadline = time.monotonic() + timeout
-    last_beat = time.monotonic()
-    while True:
-        events = feed.events_since(game, seat=seat, since=since)
-        if events:
-            since = events[-1]["seq"]
-            yield write(events)
-            last_beat = time.monotonic()
-        if game.status in DONE or time.monotonic() >= deadline:
-            return
-        time.sleep(POLL_INTERVAL)
-        _refresh(game)
-        if heartbeat and time.monotonic() - last_beat >= HEARTBEAT:
-            yield ": keep-alive\n\n"
-            last_beat = time.monotonic()
+def _too_many() -> JsonResponse:
+    limit = settings.LIVE_MAX_STREAMS_PER_TOKEN
+    body = error_body(
+        "too_many_streams",
+        f"This token already holds {limit} open streams or long polls; close one first.",
+        {"limit": limit},
+    )
+    return JsonResponse(body, status=429, headers={"Retry-After": "5"})
+
+
+def _clock(game_id: int) -> Any:
+    from clock.selectors import clock_info  # the deadline travels with the events
+    from games.models import Game
+
+    return clock_info(Game.objects.get(pk=game_id))
+
+
+@documented_by(EventsView)
+async def events(request: HttpRequest, public_id: str) -> HttpResponseBase:
+    hub = live_hub.get(inline=not isinstance(request, ASGIRequest))
+    gate = await hub.db(_admit, _poll_gate, request, public_id)
+    if not isinstance(gate, Admitted):
+        return gate
+    slot = None
+    if gate.wait > 0:
+        slot = await hub.slots.acquire(gate.holder, ttl=gate.wait + 30)
+        if slot is None:
+            return _too_many()
+    watch = hub.watch(gate.game_id)
+    try:
+        found, snap = await hub.next_events(
+            gate.game_id, watch, seat=gate.seat, since=gate.since, timeout=gate.wait
+        )
+    finally:
+        hub.unwatch(gate.game_id)
+        if slot is not None:
+            await slot.release()
+    clock = await hub.db(_clock, gate.game_id)
+    return JsonResponse({"seq": snap.seq, "status": snap.status, "events": found, "clock": clock})
+
+
+def _sse(events: list[dict[str, Any]]) -> str:
+    return "".join(
+        f"id: {ev['seq']}\nevent: {ev['type']}\ndata: {json.dumps(ev)}\n\n" for ev in events
+    )
+
+
+def _ndjson(events: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(ev) + "\n" for ev in events)
+
+
+@documented_by(EventStreamView)
+async def event_stream(request: HttpRequest, public_id: str) -> HttpResponseBase:
+    inline = not isinstance(request, ASGIRequest)
+    hub = live_hub.get(inline=inline)
+    gate = await hub.db(_admit, _stream_gate, request, public_id)
+    if not isinstance(gate, Admitted):
+        return gate
+    slot = None
+    if gate.wait > 0:
+        slot = await hub.slots.acquire(gate.holder, ttl=4 * HEARTBEAT)
+        if slot is None:
+            return _too_many()
+    response = StreamingHttpResponse(
+        _stream(gate, slot, inline=inline),
+        content_type=(NDJSONRenderer if gate.ndjson else EventStreamRenderer).media_type,
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[str]:
+    # The hub is looked up here: under WSGI, Django drains this iterator in a loop of its own.
+    hub = live_hub.get(inline=inline)
+    write, beat = (_ndjson, "\n") if gate.ndjson else (_sse, ": keep-alive\n\n")
+    since, clock = gate.since, hub.loop.time
+    deadline = clock() + gate.wait
+    refreshed = clock()
+    watch = hub.watch(gate.game_id)
+    try:
+        while True:
+            wait = max(0.0, min(HEARTBEAT, deadline - clock()))
+            found, snap = await hub.next_events(
+                gate.game_id, watch, seat=gate.seat, since=since, timeout=wait
+            )
+            if found:
+                since = found[-1]["seq"]
+                yield write(found)
+            if snap.done or hub.closing.is_set() or clock() >= deadline:
+                return
+            if not found:
+                yield beat
+            if slot is not None and clock() - refreshed >= HEARTBEAT:
+                refreshed = clock()
+                await slot.refresh(4 * HEARTBEAT)
+    finally:
+        hub.unwatch(gate.game_id)
+        if slot is not None:
+            await slot.release()

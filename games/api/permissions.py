@@ -9,38 +9,15 @@ Site sessions hold every scope (see ``accounts.permissions``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from accounts.permissions import request_scopes, request_token
+from accounts.permissions import PLAY_OR_BOT, READ, Requires, request_scopes, request_token
 from backalley_site.errors import DomainError
 from games.models import Seat
 
-
-def _require_any(request: Request, scopes: set[str]) -> bool:
-    if not (request.user and request.user.is_authenticated):
-        return False  # DRF answers 401 not_authenticated
-    held = request_scopes(request)
-    if not held & scopes:
-        raise DomainError(
-            "insufficient_scope",
-            f"This token needs one of the scopes {', '.join(sorted(scopes))}.",
-            http_status=403,
-            extra={"required_any": sorted(scopes), "granted": sorted(held)},
-        )
-    return True
-
-
-class CanRead(BasePermission):
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return _require_any(request, {"read", "play", "bot"})
-
-
-class CanPlay(BasePermission):
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return _require_any(request, {"play", "bot"})
+# For views that keep ``permission_classes`` (the event feed); others declare ``scopes``.
+CanRead = Requires(READ)
+CanPlay = Requires(PLAY_OR_BOT)
 
 
 def controlled_seats(request: Request, seats: list[Seat], *, acting: bool) -> list[int]:

@@ -77,6 +77,13 @@ class SeatOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     is_bot = serializers.BooleanField()
 
 
+class InvitedOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    position = serializers.IntegerField()
+    player = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    expires_at = serializers.DateTimeField()
+
+
 class ResultOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
     totals = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True)
@@ -89,7 +96,15 @@ class GameSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.ChoiceField(choices=GameStatus.choices)
     rated = serializers.BooleanField()
     options = serializers.JSONField()
-    seats = SeatOutSerializer(many=True, allow_null=True)
+    seats = serializers.ListField(
+        child=SeatOutSerializer(allow_null=True),
+        min_length=4,
+        max_length=4,
+        help_text="By position; an open seat (or one held for an invited player) is null.",
+    )
+    invited = InvitedOutSerializer(
+        many=True, help_text="Seats held for invited players who have not answered yet."
+    )
     seq = serializers.IntegerField(help_text="Moves made so far.")
     to_act = serializers.IntegerField(allow_null=True)
     deal_number = serializers.IntegerField()

@@ -2,11 +2,22 @@
 
 from django.urls import path
 
-from games.api import events, views
+from games.api import events, invitations, views
 
 app_name = "games-api"
 
 urlpatterns = [
+    path("invitations/", invitations.InvitationListView.as_view(), name="invitations"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        invitations.InvitationAcceptView.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        invitations.InvitationDeclineView.as_view(),
+        name="invitation-decline",
+    ),
     path("games/", views.GameListCreateView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
     path("games/mine/", views.MyGamesView.as_view(), name="games-mine"),
@@ -21,10 +32,10 @@ urlpatterns = [
     path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
     path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
-    path("games/<str:public_id>/events/", events.EventsView.as_view(), name="game-events"),
+    path("games/<str:public_id>/events/", events.events, name="game-events"),
     path(
         "games/<str:public_id>/events/stream/",
-        events.EventStreamView.as_view(),
+        events.event_stream,
         name="game-events-stream",
     ),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -13,9 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
+from accounts.permissions import PLAY, PLAY_OR_BOT, READ
 from accounts.services import player_for_user
-from games import selectors, services
-from games.api.permissions import CanPlay, CanRead, controlled_seats, require_bot, require_self
+from games import invitations, selectors, services
+from games.api.permissions import controlled_seats, require_bot, require_self
 from games.api.serializers import (
     ErrorSerializer,
     GameCreateSerializer,
@@ -35,16 +37,19 @@ SEAT_PARAM = OpenApiParameter(
 ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,12}")
+
+
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
     from games.errors import BadGameSetup
 
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.") from None
+    # ASCII digits only: int() would also accept "٣", "1_000" and spaces.
+    if not _WHOLE.fullmatch(raw):
+        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.")
+    value = int(raw)
     if not lo <= value <= hi:
         raise BadGameSetup("bad_parameter", f"'{name}' must be between {lo} and {hi}.")
     return value
@@ -82,15 +87,19 @@ class GameAccess:
 
 
 class GameListCreateView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         request=GameCreateSerializer,
         responses={201: GameStateSerializer, **ERRORS},
         summary="Create a game",
         description=(
-            "Four seats, each `me`, an invited `player` or a `bot` by name, or `open`. "
-            "The seed's commitment is published now; the game starts when all seats are filled."
+            "Four seats, each `me`, a `player` or a `bot` by name, or `open`. You, your own "
+            "bots, the house bots and bots that accept your invitations automatically sit "
+            "down at once; every other named player is invited (see /invitations/) and sits "
+            "down only on accepting. The seed's commitment is published now; the game starts "
+            "when all four seats are filled. Limits: 409 `too_many_waiting_games`, 429 "
+            "`too_many_new_games`, 409 `creator_not_seated` (seat yourself or a bot of yours)."
         ),
     )
     def post(self, request: Request) -> Response:
@@ -109,7 +118,7 @@ class GameListCreateView(APIView):
                 seats.append(None)
             else:
                 seats.append(_player_named(spec["name"], bot=kind == "bot"))
-        game = services.game_create(
+        game = invitations.game_create_inviting(
             creator=me, seats=seats, options=data.validated_data.get("options")
         )
         access = GameAccess(request, game.public_id, requested_seat=False)
@@ -120,7 +129,7 @@ class GameListCreateView(APIView):
 class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
     """Games waiting for players, newest first."""
 
-    permission_classes = [CanRead]
+    scopes = READ
     serializer_class = GameSummarySerializer
 
     def get_queryset(self) -> QuerySet[Game]:
@@ -130,7 +139,7 @@ class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
 class MyGamesView(ListAPIView):  # type: ignore[type-arg]
     """Games where you or your bots sit: those waiting on you first."""
 
-    permission_classes = [CanRead]
+    scopes = READ
     serializer_class = GameSummarySerializer
 
     @extend_schema(
@@ -151,7 +160,7 @@ class MyGamesView(ListAPIView):  # type: ignore[type-arg]
 
 
 class GameDetailView(APIView):
-    permission_classes = [CanRead]
+    scopes = READ
 
     @extend_schema(
         parameters=[SEAT_PARAM],
@@ -165,7 +174,7 @@ class GameDetailView(APIView):
 
 
 class SeatsView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         request=SeatTakeSerializer,
@@ -192,7 +201,7 @@ class SeatsView(APIView):
 
 
 class SeatDetailView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         responses={200: GameSummarySerializer, **ERRORS},
@@ -208,7 +217,7 @@ class SeatDetailView(APIView):
 
 
 class AbortView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY
 
     @extend_schema(
         request=None,
@@ -222,7 +231,7 @@ class AbortView(APIView):
 
 
 class LegalActionsView(APIView):
-    permission_classes = [CanRead]
+    scopes = READ
 
     @extend_schema(
         parameters=[SEAT_PARAM],
@@ -235,7 +244,7 @@ class LegalActionsView(APIView):
 
 
 class MovesView(APIView):
-    permission_classes = [CanPlay]
+    scopes = PLAY_OR_BOT
 
     @extend_schema(
         request=MoveSerializer,
@@ -280,7 +289,7 @@ class MovesView(APIView):
 
 
 class RecordView(APIView):
-    permission_classes = [CanRead]
+    scopes = READ
 
     @extend_schema(
         parameters=[SEAT_PARAM],

@@ -8,11 +8,11 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import PUBLIC
 from backalley_site.errors import DomainError
 from ladder import selectors
 from ladder.api import serializers as s
@@ -41,7 +41,7 @@ class RankedPagination(LadderPagination):
 
 @extend_schema(tags=["ladder"], summary="The ladder: players by rating")
 class StandingsView(generics.ListAPIView[PlayerRating]):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
     serializer_class = s.StandingSerializer
     filterset_class = StandingsFilter
     pagination_class = RankedPagination
@@ -53,7 +53,7 @@ class StandingsView(generics.ListAPIView[PlayerRating]):
 
 @extend_schema(tags=["ladder"], summary="The pair ladder: partnerships by pair rating")
 class PairStandingsView(generics.ListAPIView[PairRating]):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
     serializer_class = s.PairStandingSerializer
     filterset_class = PairStandingsFilter
     pagination_class = RankedPagination
@@ -70,7 +70,7 @@ class PairStandingsView(generics.ListAPIView[PairRating]):
     responses=s.PlayerCardSerializer,
 )
 class PlayerRatingView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     def get(self, request: Request, name: str) -> Response:
         card = selectors.player_card(selectors.player_by_name(name))
@@ -81,7 +81,7 @@ class PlayerRatingView(APIView):
     tags=["ladder"], summary="A player's rating history (oldest first)", parameters=[NAME]
 )
 class PlayerHistoryView(generics.ListAPIView[RatingChange]):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
     serializer_class = s.RatingChangeSerializer
     pagination_class = LadderPagination
     filter_backends: list[Any] = []
@@ -102,7 +102,7 @@ class PlayerHistoryView(generics.ListAPIView[RatingChange]):
     responses=s.RecentGameSerializer(many=True),
 )
 class PlayerGamesView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     def get(self, request: Request, name: str) -> Response:
         player = selectors.player_by_name(name)

@@ -135,16 +135,18 @@ def test_tokens_need_a_login(client: Client) -> None:
 
 def test_a_token_cannot_manage_tokens(client: Client) -> None:
     token = ApiTokenFactory()
-    error(client.get("/api/v1/tokens/", **auth_header(token)), 403, "session_required")
+    error(client.get("/api/v1/tokens/", **auth_header(token)), 403, "insufficient_scope")
     response = client.post(
         "/api/v1/tokens/",
         {"name": "x", "scopes": ["read"]},
         content_type=JSON,
         **auth_header(token),
     )
-    error(response, 403, "session_required")
+    error(response, 403, "insufficient_scope")
     error(
-        client.delete(f"/api/v1/tokens/{token.pk}/", **auth_header(token)), 403, "session_required"
+        client.delete(f"/api/v1/tokens/{token.pk}/", **auth_header(token)),
+        403,
+        "insufficient_scope",
     )
     assert ApiToken.objects.count() == 1
 

@@ -224,7 +224,7 @@ def test_tokens_need_the_bot_scope_and_a_bot_token_cannot_manage_bots(owner) -> 
     assert r.status_code == 201
     c.credentials(HTTP_AUTHORIZATION=f"Bearer {bot_only}")
     r = c.get(URL)
-    assert r.status_code == 403 and r.json()["code"] == "bot_token_not_allowed"
+    assert r.status_code == 403 and r.json()["code"] == "insufficient_scope"
     anonymous = APIClient()
     assert anonymous.get(URL).status_code == 401
 

@@ -60,6 +60,8 @@ def test_preferences_default_on_and_each_can_be_turned_off() -> None:
         "reminder_inapp": True,
         "digest_email": True,
         "digest_inapp": True,
+        "invitation_email": True,
+        "invitation_inapp": True,
     }
     r = api.patch("/api/v1/notifications/preferences/", {"digest_email": False}, format="json")
     assert r.status_code == 200 and r.json()["digest_email"] is False

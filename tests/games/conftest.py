@@ -83,7 +83,17 @@ def make_table(
     seats = [{"kind": "me"}] + [{"kind": "player", "name": p.name} for p in players[1:]]
     r = clients[0].post("/api/v1/games/", {"seats": seats, "options": options}, format="json")
     assert r.status_code == 201, r.content
+    accept_invitations(r.json()["id"], clients[1:])
     return Table(r.json()["id"], players, clients)
+
+
+def accept_invitations(game_id: str, clients: list[APIClient]) -> None:
+    """Each client accepts its invitation to ``game_id`` through the API."""
+    for client in clients:
+        listed = client.get("/api/v1/invitations/").json()["results"]
+        (invitation,) = [i for i in listed if i["game"] == game_id]
+        r = client.post(f"/api/v1/invitations/{invitation['id']}/accept/")
+        assert r.status_code == 200, r.content
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import connections
 from rest_framework.test import APIClient
 
@@ -18,6 +19,15 @@ from tests.games.conftest import Table, client_for, make_table
 from tests.games.helpers import play
 
 pytestmark = pytest.mark.django_db
+
+
+def _content(response: Any) -> bytes:
+    """The whole body of a streamed response (the stream is an async iterator)."""
+
+    async def collect() -> bytes:
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    return async_to_sync(collect)()
 
 
 def _events(client: APIClient, table: Table, query: str = "") -> Any:
@@ -76,7 +86,7 @@ def test_server_sent_events_stream_carries_ids_and_resumes(table: Table) -> None
     play(table.game, 5)
     r = table.clients[3].get(table.url("events/stream/?timeout=0"), HTTP_ACCEPT="text/event-stream")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/event-stream")
-    text = b"".join(r.streaming_content).decode()
+    text = _content(r).decode()
     blocks = [b for b in text.split("\n\n") if b.strip()]
     parsed = []
     for block in blocks:
@@ -92,7 +102,7 @@ def test_server_sent_events_stream_carries_ids_and_resumes(table: Table) -> None
     )
     resumed = [
         json.loads(line[6:])
-        for line in b"".join(r.streaming_content).decode().splitlines()
+        for line in _content(r).decode().splitlines()
         if line.startswith("data: ")
     ]
     assert resumed == [e for e in parsed if e["seq"] > 3]
@@ -104,7 +114,7 @@ def test_ndjson_stream(table: Table) -> None:
         table.url("events/stream/?timeout=0&since=0"), HTTP_ACCEPT="application/x-ndjson"
     )
     assert r.status_code == 200 and r["Content-Type"].startswith("application/x-ndjson")
-    lines = b"".join(r.streaming_content).decode().splitlines()
+    lines = _content(r).decode().splitlines()
     events = [json.loads(line) for line in lines]
     assert [e["seq"] for e in events] == [1, 2]
     assert all(e["type"] == "bid" for e in events)
@@ -148,7 +158,7 @@ def test_the_stream_delivers_a_move_made_while_it_is_open() -> None:
             r = watcher.get(
                 table.url("events/stream/?since=0&timeout=3"), HTTP_ACCEPT="application/x-ndjson"
             )
-            got["lines"] = b"".join(r.streaming_content).decode().splitlines()
+            got["lines"] = _content(r).decode().splitlines()
         finally:
             connections.close_all()
 
@@ -162,3 +172,37 @@ def test_the_stream_delivers_a_move_made_while_it_is_open() -> None:
     assert [(e["seq"], e["type"], e["seat"], e["bid"]) for e in events] == [
         (1, "bid", seat, "board")
     ]
+
+
+@pytest.mark.parametrize("last_id", ["²", "٣", "1²", "-1", "x", "99999999999"])
+def test_a_last_event_id_that_is_not_a_plain_number_is_400(table: Table, last_id: str) -> None:
+    for path in ("events/", "events/stream/?timeout=0"):
+        r = table.clients[0].get(table.url(path), HTTP_LAST_EVENT_ID=last_id)
+        assert r.status_code == 400, (path, r.content)
+        body = json.loads(r.content)
+        assert body["code"] == "bad_last_event_id" and set(body) == {"code", "message", "extra"}
+
+
+@pytest.mark.parametrize("since", ["٣", "²", "1_0", " 3"])
+def test_since_takes_ascii_digits_only(table: Table, since: str) -> None:
+    r = table.clients[0].get(table.url("events/"), {"since": since})
+    assert (r.status_code, r.json()["code"]) == (400, "bad_parameter")
+
+
+def test_the_feed_stays_documented_in_the_schema(client: Any) -> None:
+    import yaml
+
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    poll = schema["paths"]["/api/v1/games/{public_id}/events/"]["get"]
+    stream = schema["paths"]["/api/v1/games/{public_id}/events/stream/"]["get"]
+    assert {"since", "wait", "seat"} <= {p["name"] for p in poll["parameters"]}
+    assert {"since", "timeout", "Last-Event-ID"} <= {p["name"] for p in stream["parameters"]}
+    assert {"200", "429"} <= set(poll["responses"]) and "429" in stream["responses"]
+    assert {"text/event-stream", "application/x-ndjson"} <= set(
+        stream["responses"]["200"]["content"]
+    )
+
+
+def test_the_feed_needs_authentication(table: Table) -> None:
+    r = APIClient().get(table.url("events/"))
+    assert r.status_code in (401, 403) and r.json()["code"] == "not_authenticated"

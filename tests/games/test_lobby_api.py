@@ -10,7 +10,7 @@ from games.engine import shuffle
 from games.engine.cards import card_str, mask_to_cards
 from games.models import Game, GameStatus, Seat, SeededDeal, Team
 from tests.factories import BotPlayerFactory, PlayerFactory
-from tests.games.conftest import client_for, make_table
+from tests.games.conftest import accept_invitations, client_for, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +98,7 @@ def test_leave_before_start_then_empty_game_is_aborted() -> None:
         client_for(alice.user),
         [{"kind": "me"}, {"kind": "player", "name": bob.name}, {"kind": "open"}, {"kind": "open"}],
     ).json()["id"]
+    accept_invitations(gid, [client_for(bob.user)])
     r = client_for(bob.user).delete(f"/api/v1/games/{gid}/seats/1/")
     assert r.status_code == 200 and r.json()["seats"][1] is None
     r = client_for(bob.user).delete(f"/api/v1/games/{gid}/seats/0/")
@@ -138,7 +139,10 @@ def test_bots_by_name_and_own_bot_takes_a_seat() -> None:
             {"kind": "open"},
         ],
     )
-    assert r.status_code == 201 and r.json()["seats"][1]["is_bot"] is True
+    # Another owner's bot is invited, not seated.
+    assert r.status_code == 201 and r.json()["seats"][1] is None
+    assert r.json()["invited"][0]["player"] == other_bot.name
+    assert r.json()["invited"][0]["is_bot"] is True
     gid = r.json()["id"]
     r = client_for(alice.user).post(
         f"/api/v1/games/{gid}/seats/", {"bot": other_bot.name}, format="json"
@@ -218,9 +222,11 @@ def test_unknown_game_is_404(table: Any) -> None:
 
 def _seated_game(alice: Any, offset: int, fill: bool = True) -> str:
     """A game with ``alice`` at (first dealer + offset): offset 1 is the first to act."""
-    creator = PlayerFactory()
-    r = _create(client_for(creator.user), [{"kind": "open"}] * 4)
-    gid, first_dealer = r.json()["id"], r.json()["first_dealer"]
+    from games.services import game_create
+
+    # The service, not the API: a game created through the API seats its creator.
+    game = game_create(creator=PlayerFactory(), seats=[None] * 4)
+    gid, first_dealer = game.public_id, game.first_dealer
     mine = (first_dealer + offset) % 4
     assert (
         client_for(alice.user)

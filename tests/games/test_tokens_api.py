@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, Move, SubmittedBy
 from tests.factories import ApiTokenFactory, BotPlayerFactory, PlayerFactory, auth_header
-from tests.games.conftest import client_for
+from tests.games.conftest import accept_invitations, client_for
 from tests.games.helpers import play
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +33,7 @@ def _table_with_bot() -> tuple[Any, Any, str]:
         format="json",
     )
     assert r.status_code == 201
+    accept_invitations(r.json()["id"], [client_for(p.user) for p in others])
     return owner, bot, r.json()["id"]
 
 

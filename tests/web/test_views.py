@@ -9,7 +9,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Player
 from games import selectors, services
 from games.engine.cards import card_str, mask_to_cards
 from games.models import Game, GameStatus, Seat
@@ -53,15 +52,13 @@ def test_unknown_game_is_404(four: list[Any]) -> None:
 
 
 def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: list[Any]) -> None:
-    # The house bots come with the bots app; any bot can be invited by its name.
-    bot = Player.objects.filter(name="house-random").first() or BotPlayerFactory(
-        name="house-random"
-    )
+    # Another owner's bot and a person are invited by name; the seats wait for their answer.
+    bot = BotPlayerFactory(name="robo-ann")
     me = four[0]
     r = signed_in(me.user).post(
         reverse("new-game"),
         {
-            "left": "house-random",
+            "left": "ROBO-ann",
             "partner": "SOUTH",
             "right": "",
             "days_per_move": "2",
@@ -71,18 +68,27 @@ def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: lis
     game = Game.objects.get(creator=me)
     assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
     seats = {s.position: s.player for s in Seat.objects.filter(game=game)}
-    assert seats == {0: me, 1: bot, 2: four[2]}  # names are matched ignoring case
+    assert seats == {0: me}
+    invited = {i.position: i.player for i in game.invitations.all()}
+    assert invited == {1: bot, 2: four[2]}  # names are matched ignoring case
     assert game.status == GameStatus.WAITING
     assert game.rated is True
     assert game.options["time_control"]["days_per_move"] == 2
 
 
-def test_create_with_every_seat_named_starts_the_game(four: list[Any]) -> None:
+def test_create_with_every_seat_named_starts_when_all_accept(four: list[Any]) -> None:
     r = signed_in(four[0].user).post(
         reverse("new-game"), {"left": "east", "partner": "south", "right": "west"}
     )
     game = Game.objects.get(creator=four[0])
-    assert r.status_code == 302
+    assert r.status_code == 302 and game.status == GameStatus.WAITING
+    for player in four[1:]:
+        invitation = game.invitations.get(player=player)
+        r = signed_in(player.user).post(
+            reverse("invitation-answer", args=[invitation.pk]), {"answer": "accept"}
+        )
+        assert r.status_code == 302
+    game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE and game.rated is False
     assert game.options["time_control"] is None
 
@@ -118,7 +124,9 @@ def test_open_games_lists_waiting_games_and_joining_takes_the_seat(four: list[An
     joiner = signed_in(four[1].user)
     page = joiner.get(reverse("open-games")).content.decode()
     assert game.public_id in page
-    assert "Take seat 2" in page and "Take seat 4" in page  # their partners' seats are open too
+    assert (
+        "Take open seat 2" in page and "Take open seat 4" in page
+    )  # their partners' seats are open too
     assert f'action="{reverse("game-join", args=[game.public_id])}"' in page
     r = joiner.post(reverse("game-join", args=[game.public_id]), {"position": "3"})
     assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
@@ -176,8 +184,10 @@ def test_table_shows_my_hand_sorted_and_only_legal_bids(started: Game) -> None:
     view = selectors.game_view(game=game, seats=selectors.game_seats(game=game), seat=seat)["view"]
     bids = re.findall(r'data-bid="(\w+)"', html)
     assert bids == view["legal_actions"]  # bids come from the engine, in its order
-    # While bidding no card can be played: every card button is disabled.
-    assert len(buttons) == len(re.findall(r'<button[^>]*data-card="\w+"[^>]* disabled>', html))
+    # While bidding no card can be played: every card button is disabled, and says why.
+    disabled = re.findall(r'<button[^>]*data-card="\w+"[^>]*aria-disabled="true"[^>]*>', html)
+    assert len(buttons) == len(disabled)
+    assert all("Bid first" in b for b in disabled)
     assert "Your turn to bid" in html
     assert "Upcard" in html and view["upcard"] in _shown_cards(html)
 
@@ -266,7 +276,7 @@ def test_game_lists_name_the_partnerships(four: list[Any]) -> None:
     game = services.game_create(creator=four[0], seats=[four[0], four[1], None, four[3]])
     page = signed_in(four[2].user).get(reverse("open-games")).content.decode()
     text = re.sub(r"<[^>]+>", "", page)
-    assert "north &amp; (open seat) vs east &amp; west" in text  # seats 0+2 against 1+3
+    assert "north &amp; Open seat vs east &amp; west" in text  # seats 0+2 against 1+3
     assert "Sit as north\u2019s partner" in page and game.public_id in page
 
 

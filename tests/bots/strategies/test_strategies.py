@@ -111,7 +111,7 @@ def test_registry_lists_each_strategy_with_its_defaults() -> None:
         ("strong", {"samples": "8"}, "samples must be a whole number"),
         ("strong", {"samples": True}, "samples must be a whole number"),
         ("strong", {"time_budget": float("nan")}, "time_budget must be a number of seconds"),
-        ("strong", {"time_budget": 60}, "from 0.01 to 5.0, not 60."),
+        ("strong", {"time_budget": 60}, "from 0.001 to 5.0, not 60."),
     ],
 )
 def test_bad_names_and_params_are_refused_clearly(name: str, params: dict, message: str) -> None:

@@ -1,0 +1,459 @@
+"""Waiting clients against the server as docker-compose starts it (``make bench-live``).
+
+    DATABASE_URL=postgres://... CELERY_BROKER_URL=redis://... python bench/live.py [--quick]
+        [--steps 250,1000,2000,3500,5000] [--games 250] [--window 15]
+
+The web service's command and environment are read from docker-compose.yml (gunicorn with
+uvicorn workers, same worker count, pooled connections) and run here on PostgreSQL and
+Redis (the broker URL, as compose does). Games are prepared through the services. Then the
+number of waiting clients is stepped up: half follow a game's SSE stream, half long-poll
+it (``wait=55``, re-polling after each answer), spread evenly over the games and their
+seats (each seat's token holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At each step,
+once the new clients are admitted, for ``--window`` seconds:
+
+- ``/healthz/`` is timed back to back (p50/p99; the idle figure is taken before any client);
+- two moves a second are made through the API in games with waiters; each waiting client's
+  delay from the move's commit (taken as the moment the mover gets its 201; an event that
+  arrives before that counts 0) to the event's arrival is recorded (p50/p99), and also the
+  delay from the move's request (which adds the move's own processing);
+- a client is dropped if its stream ends or fails, or a long poll fails or is refused.
+
+Prints the step table, the largest count held (healthz p99 <= 3x idle and < 250 ms,
+move->event p99 <= 100 ms, none dropped) and the load average. File descriptors: this
+process and the server need one per client; the soft limit is raised to the hard limit
+(raise the hard one with ``ulimit -Hn`` / ``LimitNOFILE`` if it is below ~2x the clients).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- the server, as docker-compose runs it -------------------------------------------------
+def compose_web() -> tuple[list[str], dict[str, str]]:
+    web = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["web"]
+    command = web["command"]
+    args = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+    env = {k: str(v) for k, v in web["environment"].items()}
+    return args, env
+
+
+def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[str], int]:
+    args, env = compose_web()
+    args = [a for a in args if not a.startswith("--bind")] + [f"--bind=127.0.0.1:{port}"]
+    workers = next((int(a.split("=", 1)[1]) for a in args if a.startswith("--workers=")), 1)
+    env.update(
+        DATABASE_URL=os.environ["DATABASE_URL"],
+        CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
+    env.pop("DJANGO_SECRET_KEY", None)
+    binary = Path(sys.executable).parent / args[0]
+    proc = subprocess.Popen(
+        [str(binary), *args[1:]],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    return proc, args, workers
+
+
+# --- data ----------------------------------------------------------------------------------
+@dataclass
+class GameInfo:
+    public_id: str
+    tokens: list[str]  # per seat
+    seq: int = 0
+    to_act: int | None = None
+    sent: dict[int, float] = field(default_factory=dict)  # seq -> when its move was sent
+    answered: dict[int, float] = field(default_factory=dict)  # seq -> when the mover got 201
+
+
+def prepare(games: int) -> list[GameInfo]:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import player_for_user
+    from accounts.tokens import token_create
+    from games.services import game_create
+
+    run = f"{int(time.time()) % 100000}"
+    user_model = get_user_model()
+    out = []
+    for g in range(games):
+        players, tokens = [], []
+        for s in range(4):
+            user = user_model.objects.create_user(f"lb{run}_{g}_{s}", password=None)
+            players.append(player_for_user(user))
+            tokens.append(token_create(user=user, name="bench", scopes=["play"])[1])
+        game = game_create(creator=players[0], seats=players, options={"rated": False})
+        game.refresh_from_db()
+        out.append(GameInfo(game.public_id, tokens, game.move_count, game.to_act))
+    return out
+
+
+# --- raw HTTP/1.1 clients --------------------------------------------------------------------
+class Http:
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    async def open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
+
+    @staticmethod
+    def request(method: str, path: str, token: str | None, body: bytes = b"", **hdrs: str) -> bytes:
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+        if token:
+            lines.append(f"Authorization: Bearer {token}")
+        if body:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        lines += [f"{k.replace('_', '-')}: {v}" for k, v in hdrs.items()]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+    @staticmethod
+    async def head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+        raw = await reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {}
+        for line in lines[1:]:
+            if ":" in line:
+                k, v = line.split(":", 1)
+                headers[k.strip().lower()] = v.strip()
+        return status, headers
+
+    @staticmethod
+    async def body(reader: asyncio.StreamReader, headers: dict[str, str]) -> bytes:
+        if "content-length" in headers:
+            return await reader.readexactly(int(headers["content-length"]))
+        chunks = []
+        while True:  # chunked
+            size = int((await reader.readline()).strip(), 16)
+            if size == 0:
+                await reader.readline()
+                return b"".join(chunks)
+            chunks.append(await reader.readexactly(size))
+            await reader.readline()
+
+    async def call(
+        self, conn: Any, method: str, path: str, token: str | None, payload: Any = None
+    ) -> tuple[int, Any]:
+        reader, writer = conn
+        body = json.dumps(payload).encode() if payload is not None else b""
+        writer.write(self.request(method, path, token, body))
+        await writer.drain()
+        status, headers = await self.head(reader)
+        data = await self.body(reader, headers)
+        return status, (json.loads(data) if data else None)
+
+
+@dataclass
+class Stats:
+    deliveries: list[float] = field(default_factory=list)  # after the mover's answer (commit)
+    from_request: list[float] = field(default_factory=list)  # after the mover's request
+    dropped: int = 0
+    admitted: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def drop(self, why: str) -> None:
+        self.dropped += 1
+        if len(self.errors) < 5:
+            self.errors.append(why)
+
+
+class Bench:
+    def __init__(self, port: int, games: list[GameInfo]) -> None:
+        self.http = Http(port)
+        self.games = games
+        self.stats = Stats()
+        self.clients: list[asyncio.Task[None]] = []
+        self.stopping = False
+
+    def _arrived(self, game: GameInfo, seq: int) -> None:
+        now, sent = time.monotonic(), game.sent.get(seq)
+        if sent is None:
+            return
+        self.stats.from_request.append(now - sent)
+        answered = game.answered.get(seq)
+        if answered is None:  # pushed before the mover even had its answer
+            self.stats.deliveries.append(0.0)
+            game.early = getattr(game, "early", []) + [now]
+        else:
+            self.stats.deliveries.append(now - answered)
+
+    async def sse_client(self, game: GameInfo, seat: int) -> None:
+        path = f"/api/v1/games/{game.public_id}/events/stream/?since={game.seq}&timeout=3600"
+        try:
+            reader, writer = await self.http.open()
+            writer.write(
+                self.http.request("GET", path, game.tokens[seat], Accept="text/event-stream")
+            )
+            await writer.drain()
+            status, headers = await self.http.head(reader)
+            if status != 200:
+                self.stats.drop(f"sse {status}: {await self.http.body(reader, headers)!r}")
+                return
+            self.stats.admitted += 1
+            while True:
+                line = await reader.readline()
+                if not line:
+                    if not self.stopping:
+                        self.stats.drop("sse closed")
+                    return
+                if line.startswith(b"id: "):
+                    self._arrived(game, int(line[4:]))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not self.stopping:
+                self.stats.drop(f"sse {type(exc).__name__}: {exc}")
+
+    async def poll_client(self, game: GameInfo, seat: int) -> None:
+        since, first = game.seq, True
+        try:
+            conn = await self.http.open()
+            while not self.stopping:
+                path = f"/api/v1/games/{game.public_id}/events/?since={since}&wait=55"
+                call = asyncio.ensure_future(self.http.call(conn, "GET", path, game.tokens[seat]))
+                if first:  # parked (or answered) within a moment: counted as admitted
+                    first = False
+                    await asyncio.wait([call], timeout=1.0)
+                    self.stats.admitted += 1
+                status, body = await call
+                if status != 200:
+                    self.stats.drop(f"poll {status}: {body}")
+                    return
+                for ev in body["events"]:
+                    if ev["seq"] > since:
+                        self._arrived(game, ev["seq"])
+                        since = ev["seq"]
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not self.stopping:
+                self.stats.drop(f"poll {type(exc).__name__}: {exc}")
+
+    def add_clients(self, count: int) -> None:
+        start = len(self.clients)
+        for i in range(start, start + count):
+            game = self.games[i % len(self.games)]
+            seat = (i // len(self.games)) % 4
+            client = self.sse_client if i % 2 == 0 else self.poll_client
+            self.clients.append(asyncio.create_task(client(game, seat)))
+
+    async def healthz(self, conn: Any) -> float:
+        started = time.monotonic()
+        status, _ = await self.http.call(conn, "GET", "/healthz/", None)
+        assert status == 200, status
+        return time.monotonic() - started
+
+    async def move(self, conn: Any, game: GameInfo) -> None:
+        seat = game.to_act
+        if seat is None:
+            return
+        token = game.tokens[seat]
+        status, legal = await self.http.call(
+            conn, "GET", f"/api/v1/games/{game.public_id}/legal/?seat={seat}", token
+        )
+        if status != 200 or not legal["actions"]:
+            return
+        actions = legal["actions"]
+        action = actions[1] if len(actions) > 1 and actions[0] == {"bid": "pass"} else actions[0]
+        game.sent[game.seq + 1] = time.monotonic()
+        status, body = await self.http.call(
+            conn,
+            "POST",
+            f"/api/v1/games/{game.public_id}/moves/",
+            token,
+            {"action": action, "expected_seq": game.seq, "seat": seat},
+        )
+        if status == 201:
+            game.answered[game.seq + 1] = time.monotonic()
+            game.seq, game.to_act = body["seq"], body["to_act"]
+
+    async def window(self, seconds: float, moves_per_s: float) -> tuple[list[float], int]:
+        conn_h, conn_m = await self.http.open(), await self.http.open()
+        times: list[float] = []
+        end = time.monotonic() + seconds
+
+        async def health_loop() -> None:
+            while time.monotonic() < end:
+                times.append(await self.healthz(conn_h))
+                await asyncio.sleep(0.05)
+
+        async def move_loop() -> int:
+            made, rng = 0, random.Random(len(self.clients))
+            while time.monotonic() < end:
+                await self.move(conn_m, rng.choice(self.games))
+                made += 1
+                await asyncio.sleep(1 / moves_per_s)
+            return made
+
+        _, made = await asyncio.gather(health_loop(), move_loop())
+        await asyncio.sleep(2.0)  # late deliveries
+        for conn in (conn_h, conn_m):
+            conn[1].close()
+        return times, made
+
+
+async def run(args: argparse.Namespace, port: int, games: list[GameInfo]) -> list[dict[str, Any]]:
+    bench = Bench(port, games)
+    conn = await bench.http.open()
+    idle = [await bench.healthz(conn) for _ in range(40)]
+    conn[1].close()
+    idle_p99 = pct(idle, 0.99)
+    print(f"idle /healthz/: p50 {pct(idle, 0.5) * 1000:.1f} ms, p99 {idle_p99 * 1000:.1f} ms")
+    rows = []
+    for target in args.steps:
+        ramp_started = time.monotonic()
+        while len(bench.clients) < target:
+            bench.add_clients(min(args.ramp // 10, target - len(bench.clients)))
+            await asyncio.sleep(0.1)
+        # admitted: streams answered 200, long polls answered once (they re-poll at once)
+        deadline = time.monotonic() + 120
+        while bench.stats.admitted + bench.stats.dropped < target and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        admit_s = time.monotonic() - ramp_started
+        await asyncio.sleep(2.0)
+        bench.stats.deliveries.clear()
+        bench.stats.from_request.clear()
+        dropped_before = bench.stats.dropped
+        times, made = await bench.window(args.window, args.moves)
+        d = bench.stats.deliveries
+        row = {
+            "clients": target,
+            "admit_s": admit_s,
+            "healthz_p50": pct(times, 0.5) * 1000,
+            "healthz_p99": pct(times, 0.99) * 1000,
+            "moves": made,
+            "deliveries": len(d),
+            "event_p50": pct(d, 0.5) * 1000,
+            "event_p99": pct(d, 0.99) * 1000,
+            "request_p50": pct(bench.stats.from_request, 0.5) * 1000,
+            "request_p99": pct(bench.stats.from_request, 0.99) * 1000,
+            "dropped": bench.stats.dropped,
+            "dropped_in_step": bench.stats.dropped - dropped_before,
+            "load": os.getloadavg()[0],
+        }
+        row["held"] = (
+            row["healthz_p99"] <= 3 * idle_p99 * 1000
+            and row["healthz_p99"] < 250
+            and row["event_p99"] <= 100
+            and row["dropped"] == 0
+        )
+        rows.append(row)
+        print(
+            f"{target:>6} clients  admitted in {admit_s:5.1f} s  healthz p50 "
+            f"{row['healthz_p50']:6.1f} p99 {row['healthz_p99']:6.1f} ms  move->event p50 "
+            f"{row['event_p50']:6.1f} p99 {row['event_p99']:6.1f} ms (from the request p50 "
+            f"{row['request_p50']:6.1f} p99 {row['request_p99']:6.1f}; {len(d)} deliveries of "
+            f"{made} moves)  dropped {row['dropped']}  load {row['load']:.1f}  "
+            f"{'held' if row['held'] else 'NOT held'}",
+            flush=True,
+        )
+        if bench.stats.errors:
+            print("   first drops:", bench.stats.errors[:3])
+    bench.stopping = True
+    for task in bench.clients:
+        task.cancel()
+    await asyncio.gather(*bench.clients, return_exceptions=True)
+    rows.append({"idle_p50": pct(idle, 0.5) * 1000, "idle_p99": idle_p99 * 1000})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="steps 50,200,500 over 40 games")
+    parser.add_argument("--steps", default="250,1000,2000,3500,5000")
+    parser.add_argument("--games", type=int, default=250)
+    parser.add_argument("--window", type=float, default=15.0, help="seconds measured per step")
+    parser.add_argument("--moves", type=float, default=2.0, help="moves per second")
+    parser.add_argument("--ramp", type=int, default=300, help="new clients per second")
+    args = parser.parse_args()
+    if args.quick:
+        args.steps, args.games, args.window = "50,200,500", 40, 8.0
+    args.steps = [int(s) for s in str(args.steps).split(",")]
+    for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
+        if not os.environ.get(name, "").startswith(("postgres", "redis")):
+            sys.exit(f"set {name} (PostgreSQL and Redis, as docker-compose runs the service)")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # inherited by the server
+    if hard < 2 * max(args.steps) + 200:
+        print(f"warning: the file limit ({hard}) is low for {max(args.steps)} clients")
+    load_start = os.getloadavg()
+    print(f"preparing {args.games} games ...", flush=True)
+    games = prepare(args.games)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = ROOT / "var" / "bench-live-server.log"
+    log.parent.mkdir(exist_ok=True)
+    proc, server_args, workers = start_server(port, log)
+    print("server:", " ".join(server_args[:2]), f"({workers} workers), log in {log}")
+    try:
+        import httpx
+
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        try:
+            import uvloop
+
+            uvloop.install()
+        except ImportError:
+            pass
+        rows = asyncio.run(run(args, port, games))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+    table = [r for r in rows if "clients" in r]
+    held = [r["clients"] for r in table if r["held"]]
+    print(f"largest count held: {max(held) if held else 0} waiting clients")
+    print(
+        "load average: at the start "
+        + " ".join(f"{x:.1f}" for x in load_start)
+        + "; at the end "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
+        + f" ({os.cpu_count()} cores)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""The strong house bots search for 3 ms of CPU time per decision
+(bots.brain.HOUSE_STRONG_PARAMS), the budget measured over whole games by bench/bots_house.py."""
+
+from django.db import migrations
+
+PARAMS = {"samples": 1000, "time_budget": 0.003}
+DESCRIPTION = "Determinized search, 3 ms of CPU time per decision."
+
+
+def set_budget(apps, schema_editor):
+    Bot = apps.get_model("bots", "Bot")
+    Bot.objects.filter(player__is_house=True, strategy="strong").update(params=PARAMS)
+    Bot.objects.filter(player__name="house-strong", player__is_house=True).update(
+        description=DESCRIPTION
+    )
+
+
+def unset_budget(apps, schema_editor):
+    Bot = apps.get_model("bots", "Bot")
+    Bot.objects.filter(player__is_house=True, strategy="strong").update(params={})
+    Bot.objects.filter(player__name="house-strong", player__is_house=True).update(
+        description="Determinized search within a time budget per move."
+    )
+
+
+class Migration(migrations.Migration):
+    dependencies = [("bots", "0004_arena")]
+
+    operations = [migrations.RunPython(set_budget, unset_budget)]

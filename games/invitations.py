@@ -1,0 +1,251 @@
+"""Creating a game by invitation: nobody is seated in a game without having agreed to it.
+
+``game_create_inviting`` is what the API and the site call. Of the players named for the
+seats, these sit down at once: the creator, the creator's own bots, the house bots, and a
+bot whose owner set it to accept invitations from this creator (``InvitationRule``). Every
+other named player (a person, or another owner's bot) is *invited*: their seat is held for
+them until they accept (they sit down; the fourth seat starts the game), decline, or let
+the invitation expire (``GAMES_INVITATION_HOURS``); a declined or expired seat becomes an
+open seat. ``games.services.game_create`` stays the low-level service that seats the given
+players at once, for events whose entrants consented by registering.
+
+Limits per account (settings): ``GAMES_MAX_WAITING_PER_ACCOUNT`` games waiting for
+players (409 ``too_many_waiting_games``), ``GAMES_MAX_CREATED_PER_HOUR`` new games in
+any hour (429 ``too_many_new_games``); and every new game seats its creator or one of
+the creator's bots (409 ``creator_not_seated``).
+
+The people concerned learn of invitations and answers through
+:mod:`games.invitation_hooks` (the clock app turns them into notifications).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from games import invitation_hooks, services
+from games.errors import (
+    BadGameSetup,
+    CreatorNotSeated,
+    InvitationClosed,
+    InvitationNotFound,
+    NotYourSeat,
+    TooManyNewGames,
+    TooManyWaitingGames,
+)
+from games.models import AcceptFrom, Game, GameStatus, Invitation, InvitationRule, InvitationStatus
+
+
+def invitation_lifetime() -> timedelta:
+    return timedelta(hours=float(getattr(settings, "GAMES_INVITATION_HOURS", 72)))
+
+
+def is_house(player: Player) -> bool:
+    return player.is_house
+
+
+def seated_at_once(*, creator: Player, player: Player) -> bool:
+    """Whether ``player`` may be seated by ``creator`` without being asked."""
+    if player.pk == creator.pk or is_house(player):
+        return True
+    if player.is_bot and creator.user_id is not None and player.owner_id == creator.user_id:
+        return True
+    if not player.is_bot:
+        return False
+    rule = InvitationRule.objects.filter(player=player).first()
+    if rule is None or rule.accept_from == AcceptFrom.NOBODY:
+        return False
+    return rule.accept_from == AcceptFrom.ANYONE or rule.listed.filter(pk=creator.pk).exists()
+
+
+def _owns(creator: Player, player: Player) -> bool:
+    return player.pk == creator.pk or (
+        player.is_bot and creator.user_id is not None and player.owner_id == creator.user_id
+    )
+
+
+def _check_limits(creator: Player, now: Any) -> None:
+    """Per-account limits, checked with the creator's row locked (no race past them)."""
+    Player.objects.select_for_update().filter(pk=creator.pk).first()
+    waiting_cap = int(getattr(settings, "GAMES_MAX_WAITING_PER_ACCOUNT", 10))
+    waiting = Game.objects.filter(creator=creator, status=GameStatus.WAITING).count()
+    if waiting >= waiting_cap:
+        raise TooManyWaitingGames(
+            message=(
+                f"You already have {waiting} games waiting for players (the limit is "
+                f"{waiting_cap}); start or call off one of them first."
+            ),
+            extra={"limit": waiting_cap},
+        )
+    hourly_cap = int(getattr(settings, "GAMES_MAX_CREATED_PER_HOUR", 30))
+    recent = list(
+        Game.objects.filter(creator=creator, created_at__gt=now - timedelta(hours=1))
+        .order_by("created_at")
+        .values_list("created_at", flat=True)[:hourly_cap]
+    )
+    if len(recent) >= hourly_cap:
+        retry = max(1, int((recent[0] + timedelta(hours=1) - now).total_seconds()) + 1)
+        raise TooManyNewGames(
+            message=f"You created {hourly_cap} games in the last hour; try again later.",
+            extra={"limit": hourly_cap, "retry_after": retry},
+        )
+
+
+def game_create_inviting(
+    *,
+    creator: Player,
+    seats: Sequence[Player | None],
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """Create a game: seat who may be seated at once and invite the others (see above)."""
+    if len(seats) != 4:
+        raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
+    seated: list[Player | None] = []
+    invited: list[tuple[int, Player]] = []
+    for position, player in enumerate(seats):
+        if player is not None and not seated_at_once(creator=creator, player=player):
+            invited.append((position, player))
+            seated.append(None)
+        else:
+            seated.append(player)
+    if not any(p is not None and _owns(creator, p) for p in seats):
+        raise CreatorNotSeated(
+            message="A new game seats you or one of your bots.",
+        )
+    named = [p for p in seats if p is not None]
+    services.seats_check(named, rated=services.game_options_clean(options)["rated"])
+    now = timezone.now()
+    with transaction.atomic():
+        _check_limits(creator, now)
+        game = services.game_create(creator=creator, seats=seated, options=options)
+        rows = Invitation.objects.bulk_create(
+            Invitation(
+                game=game,
+                position=position,
+                player=player,
+                invited_by=creator,
+                expires_at=now + invitation_lifetime(),
+            )
+            for position, player in invited
+        )
+        for row in rows:
+            invitation_hooks.fire_on_commit("invited", row)
+    return game
+
+
+def _lock_invitation(invitation_id: int) -> Invitation:
+    try:
+        return (
+            Invitation.objects.select_for_update()
+            .select_related("player", "game")
+            .get(pk=invitation_id)
+        )
+    except Invitation.DoesNotExist:
+        raise InvitationNotFound(
+            message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+        ) from None
+
+
+def _check_open(invitation: Invitation, now: Any) -> None:
+    if invitation.status != InvitationStatus.PENDING:
+        raise InvitationClosed(
+            message=f"This invitation was already {invitation.status}.",
+            extra={"status": invitation.status},
+        )
+    if invitation.expires_at <= now:
+        raise InvitationClosed(
+            message="This invitation has expired.", extra={"status": InvitationStatus.EXPIRED}
+        )
+    if invitation.game.status != GameStatus.WAITING:
+        raise InvitationClosed(
+            message="This game no longer waits for players.",
+            extra={"status": invitation.game.status},
+        )
+
+
+def invitation_answer(*, invitation_id: int, user: Any, accept: bool) -> Invitation:
+    """Accept (take the held seat; the fourth seat starts the game) or decline (the seat
+    opens). Only the invitee, or the owner of an invited bot, may answer; anyone else is
+    told there is no such invitation."""
+    now = timezone.now()
+    with transaction.atomic():
+        # The game row first, then the invitation: the same order as every seat change.
+        game_pk = (
+            Invitation.objects.filter(pk=invitation_id).values_list("game_id", flat=True).first()
+        )
+        if game_pk is not None:
+            services.lock_game(game_pk)
+        invitation = _lock_invitation(invitation_id)
+        invitee = invitation.player
+        if not _controls(user, invitee):
+            raise InvitationNotFound(
+                message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+            )
+        _check_open(invitation, now)
+        invitation.status = InvitationStatus.ACCEPTED if accept else InvitationStatus.DECLINED
+        invitation.answered_at = now
+        invitation.save(update_fields=["status", "answered_at"])
+        if accept:
+            services.game_join_seat(
+                game_id=invitation.game_id, player=invitee, position=invitation.position
+            )
+        invitation_hooks.fire_on_commit("accepted" if accept else "declined", invitation)
+    return invitation
+
+
+def _controls(user: Any, player: Player) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return player.user_id == user.pk or (player.is_bot and player.owner_id == user.pk)
+
+
+def invitations_expire(*, now: Any = None) -> int:
+    """Mark pending invitations past their time ``expired`` (their seats are already open:
+    every check reads the time); tell the creators. Returns how many."""
+    now = now or timezone.now()
+    count = 0
+    due = list(
+        Invitation.objects.filter(status=InvitationStatus.PENDING, expires_at__lte=now)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:500]
+    )
+    for pk in due:
+        with transaction.atomic():
+            row = (
+                Invitation.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, status=InvitationStatus.PENDING)
+                .first()
+            )
+            if row is None:
+                continue
+            row.status = InvitationStatus.EXPIRED
+            row.save(update_fields=["status"])
+            invitation_hooks.fire_on_commit("expired", row)
+            count += 1
+    return count
+
+
+def invitation_rule_set(
+    *, player: Player, accept_from: str, listed: Sequence[Player] = ()
+) -> InvitationRule:
+    """Set how a bot answers invitations: ``nobody`` (its owner answers each), ``anyone``,
+    or ``listed`` (the given players; the others are asked as usual)."""
+    if accept_from not in AcceptFrom.values:
+        raise BadGameSetup(
+            "bad_invitation_rule",
+            f"accept_invitations is one of {', '.join(AcceptFrom.values)}.",
+        )
+    if not player.is_bot:
+        raise NotYourSeat(message="Only bots answer invitations by a standing rule.")
+    with transaction.atomic():
+        rule, _ = InvitationRule.objects.update_or_create(
+            player=player, defaults={"accept_from": accept_from}
+        )
+        rule.listed.set(listed if accept_from == AcceptFrom.LISTED else [])
+    return rule

@@ -1,0 +1,307 @@
+"""The hub: one per server process (per event loop), where the event feed's clients wait.
+
+A waiting client is a coroutine parked on its game's :class:`Watch`. The hub hears
+wake-ups (Redis pub/sub, one subscription per process, or in-process calls from a commit in
+this process) and wakes only the watches of those games. A woken game is read once (in a
+small thread pool) and that snapshot is shared by all its waiters, each of which then picks
+the events its seat may see since its own ``since``. Every ``LIVE_CHECK_INTERVAL`` seconds
+one query re-reads the counters of all watched games, so a lost wake-up (Redis down, a
+move made in a worker without Redis) only delays an event. When the server is told to
+stop (SIGTERM/SIGINT), every wait returns at once, so streams close cleanly and clients
+resume from their last id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from games.live import publish
+from games.live.slots import Slots
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+DONE = ("finished", "aborted", "gone")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's feed as of one read: every event so far (the seats' private ones included:
+    each waiter filters for its own seat)."""
+
+    seq: int
+    status: str
+    events: tuple[dict[str, Any], ...]
+    seqs: tuple[int, ...]
+
+    @property
+    def done(self) -> bool:
+        return self.status in DONE
+
+    def since(self, since: int, seat: int | None) -> list[dict[str, Any]]:
+        from games.feed import visible_to
+
+        start = bisect.bisect_right(self.seqs, since)
+        return [ev for ev in self.events[start:] if visible_to(ev, seat)]
+
+
+def _read_snapshot(game_id: int) -> Snapshot:
+    from games import feed
+    from games.models import Game
+
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("pk", "seed", "move_count", "status", "started_at")
+        .first()
+    )
+    if game is None:
+        return Snapshot(-1, "gone", (), ())
+    events, seqs = feed.events_and_seqs(game)
+    return Snapshot(game.move_count, game.status, events, seqs)
+
+
+def _read_counters(ids: list[int]) -> list[tuple[int, int, str]]:
+    from games.models import Game
+
+    return list(Game.objects.filter(pk__in=ids).values_list("pk", "move_count", "status"))
+
+
+def _job(fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    # A request's worth of database work: Django's per-request connection handling, here.
+    close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        close_old_connections()
+
+
+class Watch:
+    """The waiters of one game in this process."""
+
+    __slots__ = ("waiters", "gen", "changed", "snap", "snap_gen", "loading")
+
+    def __init__(self) -> None:
+        self.waiters = 0
+        self.gen = 0  # bumped by every wake-up that may bring news
+        self.changed = asyncio.Event()  # set (and replaced) by each such wake-up
+        self.snap: Snapshot | None = None
+        self.snap_gen = -1
+        self.loading: asyncio.Task[None] | None = None
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _shared_executor() -> ThreadPoolExecutor:
+    """One small pool per process for the feed's reads (bounded connections)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
+        return _executor
+
+
+class Hub:
+    """``inline``: the hub of a sync caller's temporary loop (the WSGI handler or Django's
+    test client run an async view through ``async_to_sync``): its database work runs in the
+    caller's own thread, on its connection and transaction, and it has no subscription."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, *, inline: bool = False) -> None:
+        self.loop = loop
+        self.inline = inline
+        self.watches: dict[int, Watch] = {}
+        self.closing = asyncio.Event()
+        self.slots = Slots(shared=not inline)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._started = False
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        self._tasks.append(self.loop.create_task(self._check_forever()))
+        if settings.LIVE_REDIS_URL and not self.inline:
+            self._tasks.append(self.loop.create_task(self._subscribe_forever()))
+        self._install_shutdown_hook()
+
+    def close(self) -> None:
+        """Return every wait now (the server is stopping); new waits return at once too."""
+        if self.closing.is_set():
+            return
+        self.closing.set()
+        for watch in self.watches.values():
+            self._bump(watch)
+
+    def _install_shutdown_hook(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach only the main thread (a test server in a thread has none)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            previous = signal.getsignal(sig)
+
+            def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+                self.loop.call_soon_threadsafe(self.close)
+                if callable(previous):
+                    previous(signum, frame)  # the server's own handler: it starts its stop
+                elif previous == signal.SIG_DFL:
+                    signal.signal(signum, signal.SIG_DFL)
+                    os.kill(os.getpid(), signum)
+
+            signal.signal(sig, handler)
+
+    # --- database work, off the event loop ------------------------------------------------
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.inline:
+            return await sync_to_async(fn, thread_sensitive=True)(*args)
+        return await self.loop.run_in_executor(_shared_executor(), _job, fn, args)
+
+    # --- watching -------------------------------------------------------------------------
+    def watch(self, game_id: int) -> Watch:
+        watch = self.watches.get(game_id)
+        if watch is None:
+            watch = self.watches[game_id] = Watch()
+        watch.waiters += 1
+        return watch
+
+    def unwatch(self, game_id: int) -> None:
+        watch = self.watches.get(game_id)
+        if watch is not None:
+            watch.waiters -= 1
+            if watch.waiters <= 0 and watch.loading is None:
+                del self.watches[game_id]
+
+    def wake(self, game_id: int, seq: int, status: str) -> None:
+        """A wake-up heard: wake the game's waiters unless their snapshot already has it."""
+        watch = self.watches.get(game_id)
+        if watch is None:
+            return
+        snap = watch.snap
+        fresh = snap is not None and watch.snap_gen == watch.gen
+        if fresh and (seq < snap.seq or (seq == snap.seq and status == snap.status)):
+            return
+        self._bump(watch)
+
+    @staticmethod
+    def _bump(watch: Watch) -> None:
+        watch.gen += 1
+        changed, watch.changed = watch.changed, asyncio.Event()
+        changed.set()
+
+    async def snapshot(self, game_id: int, watch: Watch) -> Snapshot:
+        """The game's feed, read once for all its waiters since the last wake-up."""
+        while watch.snap is None or watch.snap_gen != watch.gen:
+            if watch.loading is None:
+                watch.loading = self.loop.create_task(self._load(game_id, watch))
+            await asyncio.shield(watch.loading)
+        return watch.snap
+
+    async def _load(self, game_id: int, watch: Watch) -> None:
+        gen = watch.gen
+        try:
+            snap = await self.db(_read_snapshot, game_id)
+            if watch.snap is None or snap.seq >= watch.snap.seq:
+                watch.snap = snap
+            watch.snap_gen = gen
+        finally:
+            watch.loading = None
+            if watch.waiters <= 0:
+                self.watches.pop(game_id, None)
+
+    async def next_events(
+        self, game_id: int, watch: Watch, *, seat: int | None, since: int, timeout: float
+    ) -> tuple[list[dict[str, Any]], Snapshot]:
+        """Events newer than ``since`` for ``seat``, waiting up to ``timeout`` seconds for
+        some; returns early (maybe with none) when the game is over or the server stops."""
+        deadline = self.loop.time() + timeout
+        while True:
+            changed = watch.changed  # taken before the read: a wake-up during it is kept
+            snap = await self.snapshot(game_id, watch)
+            events = snap.since(since, seat)
+            remaining = deadline - self.loop.time()
+            if events or snap.done or self.closing.is_set() or remaining <= 0:
+                return events, snap
+            try:
+                async with asyncio.timeout(remaining):
+                    await changed.wait()
+            except TimeoutError:
+                pass
+
+    # --- hearing wake-ups -----------------------------------------------------------------
+    async def check(self) -> None:
+        """Re-read the counters of every watched game (one query) and wake the changed."""
+        ids = list(self.watches)
+        if not ids:
+            return
+        for game_id, seq, status in await self.db(_read_counters, ids):
+            self.wake(game_id, seq, status)
+
+    async def _check_forever(self) -> None:
+        while not self.closing.is_set():
+            await asyncio.sleep(settings.LIVE_CHECK_INTERVAL)
+            try:
+                await self.check()
+            except Exception:  # the next round tries again
+                logger.exception("live: periodic check failed")
+
+    async def _subscribe_forever(self) -> None:
+        import redis.asyncio as aioredis
+
+        name = publish.channel()
+        while not self.closing.is_set():
+            client = aioredis.Redis.from_url(settings.LIVE_REDIS_URL)
+            try:
+                pubsub = client.pubsub()
+                await pubsub.subscribe(name)
+                await self.check()  # what was published while we were not listening
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        parsed = publish.decode(message["data"])
+                        if parsed is not None:
+                            self.wake(*parsed)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.warning("live: Redis subscription lost (%s); retrying", exc)
+                await asyncio.sleep(1.0)
+            finally:
+                await client.aclose()
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def get(*, inline: bool = False) -> Hub:
+    """The hub of the running event loop (created and started on first use)."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        for old in [lp for lp in _hubs if lp.is_closed()]:
+            del _hubs[old]
+        hub = _hubs.get(loop)
+        if hub is None:
+            hub = _hubs[loop] = Hub(loop, inline=inline)
+    hub.start()
+    return hub
+
+
+def wake_all(game_id: int, seq: int, status: str) -> None:
+    """Wake ``game_id``'s waiters in every hub of this process (callable from any thread)."""
+    with _hubs_lock:
+        hubs = list(_hubs.values())
+    for hub in hubs:
+        with contextlib.suppress(RuntimeError):  # that loop has closed
+            hub.loop.call_soon_threadsafe(hub.wake, game_id, seq, status)

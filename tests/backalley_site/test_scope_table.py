@@ -1,0 +1,190 @@
+"""Every operation of the API schema, with every kind of credential, against one table of
+who may call it (issue 12, finding 2).
+
+A refused call is a 401 ``not_authenticated`` (no credential) or a 403 ``insufficient_scope``;
+an allowed call is anything else (a 400 for the empty body, a 404, a 409 ... are the
+operation's own answers once the scope check let it through). Each call runs in a savepoint
+that is rolled back, so one call's effect (a deleted bot, a started vacation) never changes
+what the next one sees. An operation missing from the table fails the test: a new endpoint
+must say who may call it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import transaction
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+
+from bots.models import Bot, BotKind
+from games import invitations, services
+from tests.factories import ApiTokenFactory, BotPlayerFactory, PlayerFactory, auth_header
+
+pytestmark = pytest.mark.django_db
+
+KINDS = ("none", "read", "play", "bot", "one_bot", "session")
+ALL = set(KINDS)
+LOGGED_IN = ALL - {"none"}  # READ: any token or the session
+PLAY = {"play", "session"}  # acting as the person
+SEAT = {"play", "bot", "one_bot", "session"}  # acting for a seat, yours or your bot's
+BOT_OWNER = {"bot", "session"}  # managing bots: never a one-bot token
+SESSION = {"session"}
+
+# (method, path) → the kinds allowed, for the fixture below (the invitation is to the
+# person, so answering it needs "play"; taking a seat and creating a game seat "me").
+TABLE: dict[tuple[str, str], set[str]] = {
+    ("POST", "/api/v1/auth/signup/"): ALL,
+    ("GET", "/api/v1/me/"): LOGGED_IN,
+    ("GET", "/api/v1/tokens/"): SESSION,
+    ("POST", "/api/v1/tokens/"): SESSION,
+    ("DELETE", "/api/v1/tokens/{token_id}/"): SESSION,
+    ("GET", "/api/v1/bots/"): BOT_OWNER,
+    ("POST", "/api/v1/bots/"): BOT_OWNER,
+    ("GET", "/api/v1/bots/{name}/"): BOT_OWNER,
+    ("PATCH", "/api/v1/bots/{name}/"): BOT_OWNER,
+    ("DELETE", "/api/v1/bots/{name}/"): BOT_OWNER,
+    ("GET", "/api/v1/bots/{name}/faults/"): BOT_OWNER,
+    ("POST", "/api/v1/bots/{name}/rotate-secret/"): BOT_OWNER,
+    ("GET", "/api/v1/bots/strategies/"): LOGGED_IN,
+    ("POST", "/api/v1/games/"): PLAY,
+    ("GET", "/api/v1/games/open/"): LOGGED_IN,
+    ("GET", "/api/v1/games/mine/"): LOGGED_IN,
+    ("GET", "/api/v1/games/{public_id}/"): LOGGED_IN,
+    ("POST", "/api/v1/games/{public_id}/abort/"): PLAY,
+    ("GET", "/api/v1/games/{public_id}/events/"): LOGGED_IN,
+    ("GET", "/api/v1/games/{public_id}/events/stream/"): LOGGED_IN,
+    ("GET", "/api/v1/games/{public_id}/legal/"): LOGGED_IN,
+    ("POST", "/api/v1/games/{public_id}/moves/"): SEAT,
+    ("GET", "/api/v1/games/{public_id}/record/"): LOGGED_IN,
+    ("POST", "/api/v1/games/{public_id}/seats/"): PLAY,
+    ("DELETE", "/api/v1/games/{public_id}/seats/{position}/"): SEAT,
+    ("GET", "/api/v1/invitations/"): LOGGED_IN,
+    ("POST", "/api/v1/invitations/{invitation_id}/accept/"): PLAY,
+    ("POST", "/api/v1/invitations/{invitation_id}/decline/"): PLAY,
+    ("GET", "/api/v1/ladder/standings/"): ALL,
+    ("GET", "/api/v1/ladder/pairs/"): ALL,
+    ("GET", "/api/v1/ladder/players/{name}/"): ALL,
+    ("GET", "/api/v1/ladder/players/{name}/games/"): ALL,
+    ("GET", "/api/v1/ladder/players/{name}/history/"): ALL,
+    ("GET", "/api/v1/notifications/"): LOGGED_IN,
+    ("POST", "/api/v1/notifications/read/"): PLAY,
+    ("GET", "/api/v1/notifications/preferences/"): LOGGED_IN,
+    ("PATCH", "/api/v1/notifications/preferences/"): PLAY,
+    ("GET", "/api/v1/tournaments/"): ALL,
+    ("POST", "/api/v1/tournaments/"): PLAY,
+    ("GET", "/api/v1/tournaments/{id}/"): ALL,
+    ("POST", "/api/v1/tournaments/{id}/register/"): PLAY,
+    ("POST", "/api/v1/tournaments/{id}/withdraw/"): PLAY,
+    ("POST", "/api/v1/tournaments/{id}/entrants/{entrant_id}/confirm/"): PLAY,
+    ("POST", "/api/v1/tournaments/{id}/start/"): PLAY,
+    ("POST", "/api/v1/tournaments/{id}/cancel/"): PLAY,
+    ("GET", "/api/v1/tournaments/{id}/rounds/"): ALL,
+    ("GET", "/api/v1/tournaments/{id}/standings/"): ALL,
+    ("GET", "/api/v1/vacation/"): LOGGED_IN,
+    ("POST", "/api/v1/vacation/start/"): PLAY,
+    ("POST", "/api/v1/vacation/stop/"): PLAY,
+}
+
+BODIES: dict[tuple[str, str], Any] = {
+    ("POST", "/api/v1/games/"): {"seats": [{"kind": "me"}] + [{"kind": "open"}] * 3},
+    ("POST", "/api/v1/games/{public_id}/moves/"): {"action": {"bid": 1}, "expected_seq": 0},
+}
+
+
+def _operations() -> list[tuple[str, str]]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return sorted(
+        (method.upper(), path)
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in ("get", "post", "put", "patch", "delete")
+    )
+
+
+def test_the_table_names_every_operation_of_the_schema() -> None:
+    assert set(_operations()) == set(TABLE)
+
+
+def test_every_operation_allows_and_refuses_as_the_table_says() -> None:
+    owner, friend = PlayerFactory(), PlayerFactory()
+    bot = BotPlayerFactory(owner=owner.user)
+    Bot.objects.create(player=bot, kind=BotKind.API)
+    game = services.game_create(creator=owner, seats=[owner, bot, None, None])
+    invited = invitations.game_create_inviting(creator=friend, seats=[friend, owner, None, None])
+    invitation = invited.invitations.get()
+    spare = ApiTokenFactory(user=owner.user, scopes=["read"])
+    params = {
+        "public_id": game.public_id,
+        "position": "0",
+        "invitation_id": str(invitation.pk),
+        "token_id": str(spare.pk),
+        "id": "1",
+        "entrant_id": "1",
+    }
+    tokens = {
+        "read": ApiTokenFactory(user=owner.user, scopes=["read"]),
+        "play": ApiTokenFactory(user=owner.user, scopes=["play"]),
+        "bot": ApiTokenFactory(user=owner.user, scopes=["bot"]),
+        "one_bot": ApiTokenFactory(user=owner.user, scopes=["bot"], bot=bot),
+    }
+    session = APIClient()
+    session.force_login(owner.user)
+
+    wrong: list[str] = []
+    for method, path in _operations():
+        name = bot.name if path.startswith("/api/v1/bots/") else owner.name
+        url = re.sub(r"\{(\w+)\}", lambda m: params.get(m.group(1), name), path)  # noqa: B023
+        body = BODIES.get((method, path), {})
+        for kind in KINDS:
+            client, headers = (session, {}) if kind == "session" else (APIClient(), {})
+            if kind in tokens:
+                headers = auth_header(tokens[kind])
+            with transaction.atomic():
+                call = getattr(client, method.lower())
+                if method in ("POST", "PATCH"):
+                    r = call(url, body, format="json", **headers)
+                else:
+                    r = call(url, **headers)
+                transaction.set_rollback(True)
+            answer = r.json() if r.get("Content-Type") == "application/json" else None
+            code = answer.get("code") if isinstance(answer, dict) else None
+            # 401 for no credential (the event stream answers it as text/event-stream).
+            refused = (r.status_code == 401 and code in ("not_authenticated", None)) or (
+                r.status_code == 403 and code == "insufficient_scope"
+            )
+            expected = kind not in TABLE[(method, path)]
+            if refused != expected:
+                wrong.append(f"{method} {path} as {kind}: {r.status_code} {code}")
+            if r.status_code >= 500:
+                wrong.append(f"{method} {path} as {kind}: server error {r.status_code}")
+    assert wrong == []
+
+
+def test_a_read_token_cannot_spend_vacation_or_change_preferences() -> None:
+    """The reproduction of finding 2, spelled out."""
+    me = PlayerFactory()
+    read = ApiTokenFactory(user=me.user, scopes=["read"])
+    for method, url in (
+        ("post", "/api/v1/vacation/start/"),
+        ("post", "/api/v1/vacation/stop/"),
+        ("patch", "/api/v1/notifications/preferences/"),
+    ):
+        r = getattr(APIClient(), method)(url, {}, format="json", **auth_header(read))
+        assert (r.status_code, r.json()["code"]) == (403, "insufficient_scope"), url
+    owner = PlayerFactory()
+    bot = BotPlayerFactory(owner=owner.user)
+    game = services.game_create(creator=owner, seats=[owner, bot, None, None])
+    for token in (
+        ApiTokenFactory(user=owner.user, scopes=["bot"]),
+        ApiTokenFactory(user=owner.user, scopes=["bot", "play"], bot=bot),
+    ):
+        r = APIClient().post(f"/api/v1/games/{game.public_id}/abort/", **auth_header(token))
+        assert (r.status_code, r.json()["code"]) == (403, "insufficient_scope")
+    game.refresh_from_db()
+    assert game.status == "waiting"
+    bot_only = ApiTokenFactory(user=owner.user, scopes=["bot"])
+    r = APIClient().get("/api/v1/bots/strategies/", **auth_header(bot_only))
+    assert r.status_code == 200 and {s["name"] for s in r.json()} >= {"random"}

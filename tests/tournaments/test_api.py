@@ -1,0 +1,95 @@
+"""The tournaments API: create, list with filters, register/confirm/withdraw, start,
+rounds with links to their games, standings, errors in the one shape, the schema."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Game
+from tests.factories import PlayerFactory
+from tests.tournaments.helpers import end_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(player) -> APIClient:  # type: ignore[no-untyped-def]
+    c = APIClient()
+    c.force_login(player.user)
+    return c
+
+
+def test_a_pairs_event_through_the_api() -> None:
+    organiser = PlayerFactory()
+    api = _client(organiser)
+    made = api.post(
+        "/api/v1/tournaments/",
+        {"name": "Club Swiss", "rounds": 1, "time_control": {"days_per_move": 2}},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    tid = made.json()["id"]
+    assert made.json()["time_control"] == {"days_per_move": 2, "reserve_days": 0}
+
+    people = [PlayerFactory() for _ in range(4)]
+    for a, b in (people[0:2], people[2:4]):
+        r = _client(a).post(
+            f"/api/v1/tournaments/{tid}/register/", {"partner": b.name}, format="json"
+        )
+        assert r.status_code == 201 and r.json()["status"] == "pending"
+        c = _client(b).post(
+            f"/api/v1/tournaments/{tid}/entrants/{r.json()['id']}/confirm/", {}, format="json"
+        )
+        assert c.status_code == 200 and c.json()["status"] == "active"
+
+    again = _client(people[0]).post(
+        f"/api/v1/tournaments/{tid}/register/", {"partner": PlayerFactory().name}, format="json"
+    )
+    assert again.status_code == 409 and again.json()["code"] == "already_registered"
+    assert set(again.json()) == {"code", "message", "extra"}
+
+    refused = _client(people[0]).post(f"/api/v1/tournaments/{tid}/start/", format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+    started = api.post(f"/api/v1/tournaments/{tid}/start/", format="json")
+    assert started.status_code == 200 and started.json()["status"] == "running"
+
+    listed = APIClient().get("/api/v1/tournaments/?status=running&format=swiss").json()
+    assert [t["id"] for t in listed["results"]] == [tid]
+    assert APIClient().get("/api/v1/tournaments/?status=finished").json()["results"] == []
+
+    rounds = APIClient().get(f"/api/v1/tournaments/{tid}/rounds/").json()
+    (table,) = rounds[0]["tables"]
+    assert table["game_url"] == f"/api/v1/games/{table['game']}/"
+    assert rounds[0]["seed"] is None
+    end_game(Game.objects.get(public_id=table["game"]), totals=(100, 60))
+
+    standings = APIClient().get(f"/api/v1/tournaments/{tid}/standings/").json()
+    assert standings["final"] is True
+    assert [line["points"] for line in standings["lines"]] == ["1.0", "0.0"]
+    assert APIClient().get(f"/api/v1/tournaments/{tid}/").json()["status"] == "finished"
+
+
+def test_errors_keep_the_one_shape() -> None:
+    assert APIClient().get("/api/v1/tournaments/999999/").json()["code"] == "tournament_not_found"
+    api = _client(PlayerFactory())
+    bad = api.post(
+        "/api/v1/tournaments/",
+        {"name": "RR", "format": "round_robin", "entry": "individual"},
+        format="json",
+    )
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_tournament"
+    anon = APIClient().post("/api/v1/tournaments/", {"name": "Nope"}, format="json")
+    assert anon.status_code in (401, 403)
+
+
+def test_the_schema_lists_the_tournament_endpoints() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    paths = set(schema["paths"])
+    for p in (
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/{id}/",
+        "/api/v1/tournaments/{id}/register/",
+        "/api/v1/tournaments/{id}/rounds/",
+        "/api/v1/tournaments/{id}/standings/",
+    ):
+        assert p in paths, p

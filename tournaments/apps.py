@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+
+    def ready(self) -> None:
+        # Learn of finished games (after commit) and show a game's event with the game.
+        from tournaments import hooks
+
+        hooks.install()

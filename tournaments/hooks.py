@@ -1,0 +1,41 @@
+"""Tournaments listen for finished games (``games.hooks``, after commit) and add a part to
+each game's views (``games.extensions``): which event, round and table it belongs to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import extensions
+from games import hooks as game_hooks
+from games.models import Game
+
+TOURNAMENTS_QUEUE = "celery"
+
+
+def on_game_finished(event: game_hooks.GameEvent) -> None:
+    """Enqueue the round's bookkeeping with the game's id only. Delivery may repeat: the
+    task is idempotent."""
+    from tournaments.models import Table
+    from tournaments.tasks import game_finished
+
+    if Table.objects.filter(game_id=event.game_id).exists():
+        game_finished.apply_async(
+            args=[event.game_id], queue=TOURNAMENTS_QUEUE, task_id=f"tournaments:{event.key}"
+        )
+
+
+def tournament_part(game: Game) -> dict[str, Any] | None:
+    from django.urls import reverse
+
+    from tournaments.selectors import game_tournament
+
+    found = game_tournament(game.pk)
+    if found is None:
+        return None
+    found["url"] = reverse("tournaments:detail", args=[found["id"]]) + f"#round-{found['round']}"
+    return found
+
+
+def install() -> None:
+    game_hooks.on_game_finished(on_game_finished)
+    extensions.register_game_part("tournament", tournament_part)
