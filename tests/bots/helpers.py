@@ -54,7 +54,13 @@ class WebhookServer:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 ts = self.headers.get(signing.TIMESTAMP_HEADER)
                 sig = self.headers.get(signing.SIGNATURE_HEADER)
-                if owner.secret is not None and not signing.verify(owner.secret, ts, body, sig):
+                delivery = self.headers.get(signing.DELIVERY_HEADER)
+                signed = {
+                    signing.TIMESTAMP_HEADER: ts,
+                    signing.SIGNATURE_HEADER: sig,
+                    signing.DELIVERY_HEADER: delivery,
+                }
+                if owner.secret is not None and not signing.verify(owner.secret, signed, body):
                     owner.bad_signatures += 1
                     self._send(401, b'{"error":"bad signature"}')
                     return
@@ -64,6 +70,9 @@ class WebhookServer:
                         "payload": payload,
                         "timestamp": ts,
                         "signature": sig,
+                        "delivery": delivery,
+                        "headers": signed,
+                        "path": self.path,
                         "host": self.headers.get("Host"),
                     }
                 )
