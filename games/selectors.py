@@ -10,7 +10,10 @@ from django.utils import timezone
 from accounts.models import Player
 from games import statecache
 from games.engine.actions import action_str, action_to_json
+from games.engine.cards import mask_to_cards
+from games.engine.errors import EngineError
 from games.engine.state import GameState
+from games.engine.summary import deal_summary
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.presenters import state_payload
@@ -69,6 +72,40 @@ def game_state(*, game: Game) -> GameState | None:
 
 def game_view(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
     return state_payload(game, seats, game_state(game=game), seat)
+
+
+def last_deal_summary(*, game: Game) -> dict[str, Any] | None:
+    """The latest finished deal (bids, contracts, tricks, points, rules); public."""
+    state = game_state(game=game)
+    if state is None or not state.deals:
+        return None
+    return deal_summary(state.deals[-1])
+
+
+def current_contracts(*, game: Game) -> list[list[int]] | None:
+    """Per team [sum of numbers, board level] of the deal in progress (the engine's)."""
+    state = game_state(game=game)
+    if state is None or state.is_terminal():
+        return None
+    return [list(c) for c in state.contracts()]
+
+
+def illegal_reasons(*, game: Game, seat: int | None) -> dict[str, str]:
+    """Why each card of ``seat``'s hand may not be played now, in the engine's own words
+    (empty unless it is that seat's turn to play). Only the seat's own cards are named."""
+    state = game_state(game=game)
+    if state is None or seat is None or state.seat_to_act != seat or state.phase != "playing":
+        return {}
+    legal = set(state.legal_actions())
+    out: dict[str, str] = {}
+    for card in mask_to_cards(state.hands[seat]):
+        if card in legal:
+            continue
+        try:
+            state.clone().apply(card, seat=seat)
+        except EngineError as exc:
+            out[action_str(card)] = exc.message
+    return out
 
 
 def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:

@@ -1,11 +1,10 @@
-"""The ladder's pages: standings, a player, the pairs, and a game with its replay.
+"""The ladder's pages: standings, a player, the pairs (a game's page is the games app's).
 
 Views only translate HTTP: the reads are in `ladder.selectors` and `games.selectors`.
 """
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -14,13 +13,23 @@ from django.shortcuts import render
 
 from backalley_site.errors import NotFoundError
 from ladder import charts, presenters, selectors
-from ladder.replay import game_page_context
 
 PAGE_SIZE = 50
 
 
 def _flag(request: HttpRequest, name: str) -> bool:
     return request.GET.get(name, "") in {"1", "true", "yes", "on"}
+
+
+def _shown(request: HttpRequest, name: str) -> bool:
+    """A flag that is on unless the query turns it off (``?provisional=0``)."""
+    return request.GET.get(name, "1") not in {"0", "false", "no", "off"}
+
+
+def _mine(request: HttpRequest, rows: list[presenters.Row]) -> set[int]:
+    """The ranks of the rows that are the signed-in player's (or their partnership's)."""
+    me = getattr(getattr(request.user, "player", None), "name", None)
+    return {r.rank for r in rows if me and any(w.name == me for w in r.who)}
 
 
 def _int(request: HttpRequest, name: str, default: int = 0) -> int:
@@ -40,7 +49,8 @@ def ladder_page(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind", "all")
     if kind not in selectors.KINDS:
         kind = "all"
-    provisional = _flag(request, "provisional")
+    # Provisional players are shown (with "?") unless asked not to: a new ladder is mostly them.
+    provisional = _shown(request, "provisional")
     min_games = _int(request, "min_games")
     qs = selectors.standings(kind=kind, min_games=min_games, include_provisional=provisional)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -51,11 +61,14 @@ def ladder_page(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "rows": rows,
+            "mine": _mine(request, rows),
             "kind": kind,
             "kinds": selectors.KINDS,
             "provisional": provisional,
             "min_games": min_games,
-            "page_query": _query(kind=kind, provisional=provisional, min_games=min_games),
+            "page_query": _query(
+                kind=kind, provisional="1" if provisional else "0", min_games=min_games
+            ),
         },
     )
 
@@ -66,7 +79,7 @@ def how_ratings_work(request: HttpRequest) -> HttpResponse:
 
 
 def pairs_page(request: HttpRequest) -> HttpResponse:
-    provisional = _flag(request, "provisional")
+    provisional = _shown(request, "provisional")
     qs = selectors.pair_standings(include_provisional=provisional)
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = presenters.pair_rows(page.start_index(), list(page.object_list))
@@ -76,8 +89,9 @@ def pairs_page(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "rows": rows,
+            "mine": _mine(request, rows),
             "provisional": provisional,
-            "page_query": _query(provisional=provisional),
+            "page_query": _query(provisional="1" if provisional else "0"),
         },
     )
 
@@ -94,8 +108,3 @@ def player_page(request: HttpRequest, name: str) -> HttpResponse:
         "ladder/player.html",
         {"card": card, "chart": chart, "recent": selectors.recent_games(player)},
     )
-
-
-def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    context: dict[str, Any] = game_page_context(public_id)
-    return render(request, "ladder/game.html", context)

@@ -29,6 +29,7 @@ SUIT_CYCLE = "SHCD"
 # Where each seat sits on the viewer's screen, counted clockwise from the viewer.
 PLACES = ("bottom", "left", "top", "right")
 RELATIONS = ("you", "left opponent", "partner", "right opponent")
+OPEN_SEAT = "Open seat"  # the one wording for a seat nobody has taken, on every page
 STATUS_TEXT = {"played": "", "voided": "all passed: redealt", "passed_out": "passed out"}
 
 
@@ -40,6 +41,7 @@ class CardView:
     suit: str  # css class: spades, hearts, ..., joker
     label: str  # for screen readers: "ten of diamonds"
     legal: bool = False
+    reason: str = ""  # why it may not be played now (the engine's message), if it may not
 
 
 def card_view(code: str, legal: bool = False) -> CardView:
@@ -98,6 +100,37 @@ class TrickCard:
 
 
 @dataclass
+class TeamLine:
+    """A team's contract this deal and what it still needs, in words."""
+
+    name: str
+    contract: str  # "5 tricks", "single board", "no tricks (both passed)", "" while bidding
+    tricks: int
+    need: str  # "needs 2 more", "made", "must take every trick", "failed"
+    state: str  # css: open | made | failed
+
+
+@dataclass
+class SummaryTeam:
+    name: str
+    bids: str
+    contract: str
+    tricks: int
+    score: int
+    rule: str  # the scoring rule that gave the points, with the numbers
+
+
+@dataclass
+class DealSummary:
+    key: str  # "number.attempt", to match the deal_end event
+    title: str
+    teams: list[SummaryTeam]
+    last_trick: list[TrickCard]
+    totals: list[int]
+    note: str = ""
+
+
+@dataclass
 class ScoreRow:
     number: int
     hand_size: int
@@ -126,7 +159,13 @@ class TableView:
     trump_text: str = ""
     joker_swap: str = ""
     trick: list[TrickCard] = field(default_factory=list)
+    trick_done: bool = False  # the felt shows the finished trick until the next lead
+    leader: SeatView | None = None  # who led (or leads) the trick on the felt
     last_trick: list[TrickCard] = field(default_factory=list)
+    dealer_text: str = ""
+    board_text: str = ""  # the board level reached in this deal's bidding, in words
+    team_lines: list[TeamLine] = field(default_factory=list)
+    summary: DealSummary | None = None
     team_names: list[str] = field(default_factory=list)
     team_tricks: list[int] = field(default_factory=list)
     scores: list[ScoreRow] = field(default_factory=list)
@@ -144,6 +183,118 @@ class TableView:
     @property
     def action_word(self) -> str:
         return "bid" if self.phase == "bidding" else "play"
+
+
+BOARD_WORDS = {1: "single", 2: "double", 3: "triple", 4: "quadruple"}
+
+
+def board_words(level: int) -> str:
+    return f"{BOARD_WORDS.get(level, f'×{level}')} board"
+
+
+def _contract_text(number: int, board: int, bids_done: bool) -> str:
+    if board:
+        return board_words(board)
+    if not bids_done:
+        return ""
+    if number == 0:
+        return "no tricks (both passed)"
+    return f"{number} trick{'s' if number != 1 else ''}"
+
+
+def team_lines(
+    names: list[str], contracts: list[list[int]], tricks: list[int], hand_size: int, bids_done: bool
+) -> list[TeamLine]:
+    """Each team's contract (the engine's) and the tricks it still needs, in words."""
+    played = sum(tricks)
+    left = hand_size - played
+    out = []
+    for t in (0, 1):
+        number, board = contracts[t]
+        took = tricks[t]
+        if not bids_done:
+            need, state = "", "open"
+        elif board:
+            lost = played - took
+            if lost:
+                need, state = "board failed", "failed"
+            elif left == 0:
+                need, state = "board made", "made"
+            else:
+                need, state = f"must take all {left} left", "open"
+        elif number == 0:
+            need, state = "+1 a trick", "open"
+        elif took >= number:
+            need, state = "made", "made"
+        elif number - took > left:
+            need, state = "cannot make it", "failed"
+        else:
+            more = number - took
+            need, state = f"needs {more} more", "open"
+        out.append(TeamLine(names[t], _contract_text(number, board, bids_done), took, need, state))
+    return out
+
+
+def _rule_text(team: dict[str, Any], hand_size: int) -> str:
+    """The scoring rule (docs/rules.md §6) that gave a team its points, with the numbers."""
+    rule, b, k, took, score = (
+        team["rule"], team["number"], team["board"], team["tricks"], team["score"]
+    )  # fmt: skip
+    if rule == "board_made":
+        return f"{board_words(k)} made: 10 × {hand_size} cards × {k} = +{score}"
+    if rule == "board_failed":
+        return f"{board_words(k)} lost a trick: −10 × {hand_size} cards × {k} = {score}"
+    if rule == "zero":
+        return f"both passed: +1 per trick = +{score}"
+    if rule == "number_made":
+        over = took - b
+        extra = f" + {over} extra" if over else ""
+        return f"made {b}: 5 × {b}{extra} = +{score}"
+    if rule == "number_failed":
+        return f"took {took} of {b}: −5 × {b} = {score}"
+    if rule == "passed_out":
+        return "passed out (four redeals in a row): 0"
+    return "all four passed: redealt, 0"
+
+
+def deal_summary(
+    data: dict[str, Any] | None, seats: list[SeatView], names: list[str]
+) -> DealSummary | None:
+    """The last finished deal, told for people (from ``selectors.last_deal_summary``)."""
+    if not data:
+        return None
+    by_seat: dict[int, str] = {}
+    for b in data["bids"]:
+        by_seat[b["seat"]] = board_words(b["level"]) if b["bid"] == "board" else str(b["bid"])
+    teams = []
+    for t, team in enumerate(data["teams"]):
+        a, p = seats[t], seats[t + 2]
+        bids = f"{a.name} {by_seat.get(a.position, '–')}, {p.name} {by_seat.get(p.position, '–')}"
+        teams.append(
+            SummaryTeam(
+                name=names[t],
+                bids=bids,
+                contract=_contract_text(team["number"], team["board"], True),
+                tricks=team["tricks"],
+                score=team["score"],
+                rule=_rule_text(team, data["hand_size"]),
+            )
+        )
+    last = data.get("last_trick")
+    status = data["status"]
+    title = (
+        f"Deal {data['number']} ({data['hand_size']} card{'s' if data['hand_size'] != 1 else ''})"
+    )
+    note = {"voided": "All four passed: the deal is dealt again by the next dealer.",
+            "passed_out": "Passed out: four redeals in a row, so it scores 0 and the game moves on."}.get(status, "")  # fmt: skip
+    return DealSummary(
+        key=f"{data['number']}.{data['attempt']}",
+        title=title,
+        teams=teams,
+        last_trick=_trick(last, seats, last["winner"] if last else None),
+        totals=data["totals"],
+        note=note,
+    )
 
 
 def _trick(
@@ -167,7 +318,7 @@ def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
         out.append(
             SeatView(
                 position=pos,
-                name=info["player"] if info else "(open seat)",
+                name=info["player"] if info else OPEN_SEAT,
                 is_bot=bool(info and info["is_bot"]),
                 place=PLACES[rel],
                 relation=RELATIONS[rel] if viewer is not None else "",
@@ -178,8 +329,19 @@ def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
     return out
 
 
-def table_view(payload: dict[str, Any]) -> TableView:
-    """The board for ``payload`` = ``selectors.game_view(...)`` (one seat's or a spectator's)."""
+def table_view(
+    payload: dict[str, Any],
+    *,
+    reasons: dict[str, str] | None = None,
+    contracts: list[list[int]] | None = None,
+    last_deal: dict[str, Any] | None = None,
+) -> TableView:
+    """The board for ``payload`` = ``selectors.game_view(...)`` (one seat's or a spectator's).
+
+    ``reasons``: why each disabled card may not be played (``selectors.illegal_reasons``);
+    ``contracts``: the engine's per-team (number, board level) of the deal in progress;
+    ``last_deal``: ``selectors.last_deal_summary``.
+    """
     viewer = payload["your_seat"]
     seats = seat_views(payload, viewer)
     team_names = [f"{seats[0].name} & {seats[2].name}", f"{seats[1].name} & {seats[3].name}"]
@@ -201,7 +363,16 @@ def table_view(payload: dict[str, Any]) -> TableView:
     tv.my_turn = viewer is not None and to_act == viewer
     legal = set(view["legal_actions"])
     tv.trump = view["trump"]
-    tv.hand = [card_view(c, c in legal) for c in sorted_hand(view["hand"] or [], tv.trump)]
+    reasons = reasons or {}
+    tv.hand = []
+    for c in sorted_hand(view["hand"] or [], tv.trump):
+        cv = card_view(c, c in legal)
+        if not cv.legal:
+            why = reasons.get(c) or ("" if tv.my_turn else "Not your turn.")
+            if tv.phase == "bidding" and tv.my_turn:
+                why = "Bid first: cards are played after everyone has bid."
+            cv = CardView(cv.code, cv.rank, cv.symbol, cv.suit, cv.label, False, why)
+        tv.hand.append(cv)
     # Bids are offered exactly as the engine lists them, in its order.
     tv.bids = [
         {"value": a, "text": a}
@@ -216,13 +387,37 @@ def table_view(payload: dict[str, Any]) -> TableView:
     swap = view.get("joker_swap")
     if swap:
         # The drawn card is in the view only for its holder (and once the game is over).
-        drawn = f" and drew the {card_view(swap['drawn']).label}" if swap.get("drawn") else ""
+        drawn = (
+            f" and drew the {card_view(swap['drawn']).label}"
+            if swap.get("drawn")
+            else " and drew a card from the pack in its place"
+        )
         tv.joker_swap = (
-            f"{seats[swap['seat']].name} discarded the {card_view(swap['discarded']).label}{drawn}."
+            f"The upcard is a Blooper, so this deal has no trump and no Bloopers in play: "
+            f"{seats[swap['seat']].name} discarded the other one, the "
+            f"{card_view(swap['discarded']).label}, face up{drawn}."
         )
     tv.trick = _trick(view["trick"], seats)
     last = view["last_trick"]
     tv.last_trick = _trick(last, seats, last["winner"] if last else None)
+    if view["trick"]:
+        tv.leader = seats[view["trick"]["leader"]]
+    elif last and tv.phase == "playing":
+        # The finished trick stays on the felt, its winner marked, until the next card is led.
+        tv.trick, tv.trick_done = tv.last_trick, True
+        tv.leader = seats[last["leader"]]
+    dealer = seats[view["dealer"]]
+    first = seats[(view["dealer"] + 1) % 4]
+    tv.dealer_text = f"{dealer.name} dealt; {first.name}, on the dealer's left, bids first."
+    top = max(levels) if levels else 0
+    if top:
+        tv.board_text = f"Board level: {board_words(top)} (×{top})"
+    bids_done = len(view["bids"]) == 4
+    if contracts is not None:
+        tv.team_lines = team_lines(
+            team_names, contracts, view["team_tricks"], view["hand_size"], bids_done
+        )
+    tv.summary = deal_summary(last_deal, seats, team_names)
     tv.team_tricks = view["team_tricks"]
     tv.totals = view["totals"]
     tv.scores = [
@@ -285,7 +480,9 @@ def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
         out.append(
             (
                 pos,
-                f"Sit as {partner['player']}\u2019s partner" if partner else f"Take seat {pos + 1}",
+                f"Sit as {partner['player']}\u2019s partner"
+                if partner
+                else f"Take open seat {pos + 1}",
             )
         )
     return out

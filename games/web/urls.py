@@ -13,9 +13,10 @@ urlpatterns = [
         views.answer_invitation,
         name="invitation-answer",
     ),
-    path("play-bots/", views.play_bots, name="play-bots"),
     path("<str:public_id>/", views.table, name="game-table"),
     path("<str:public_id>/board/", views.board, name="game-board"),
+    path("<str:public_id>/record/", views.record, name="game-record"),
     path("<str:public_id>/join/", views.join, name="game-join"),
     path("<str:public_id>/leave/", views.leave, name="game-leave"),
+    path("<str:public_id>/rematch/", views.rematch, name="game-rematch"),
 ]

@@ -7,6 +7,9 @@ them to the JSON API (``/api/v1/games/<id>/moves/``) like any other client.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -14,20 +17,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
-from bots import house
-from clock.selectors import clock_info
-from games import invitations, selectors, services
+from games import extensions, invitations, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
 from games.web import present
 from games.web.forms import GameCreateForm
+from games.web.record import game_page_context
 
 
 def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
@@ -68,7 +70,9 @@ def _row(game: Game, user: Any) -> dict[str, Any]:
     """One line of a games list (public facts only: no hands)."""
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     summary = game_summary(game, seats)
-    summary["clock"] = clock_info(game) if game.status == GameStatus.ACTIVE else None
+    if game.status == GameStatus.ACTIVE:
+        summary.update(extensions.game_parts(game))  # the clock's deadline, …
+    summary.setdefault("clock", None)
     return {
         "game": game,
         "seats": present.seat_views(summary, None),
@@ -98,7 +102,6 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
             ][:30],
             "invitations": list(selectors.invitations_for(user=request.user)[:50]),
-            "bots": bots_choices(),
         },
     )
 
@@ -154,30 +157,6 @@ def new_game(request: HttpRequest) -> HttpResponse:
     )
 
 
-def bots_choices() -> dict[str, Any]:
-    """The one-click form's choices: the house bots' strengths."""
-    return {"strengths": list(house.STRENGTHS.values()), "default": house.DEFAULT_STRENGTH}
-
-
-@login_required
-@require_POST
-def play_bots(request: HttpRequest) -> HttpResponse:
-    """One click: the signed-in player against three house bots of the chosen strength
-    (rated unless the form says otherwise), through the game creation service."""
-    me = player_for_user(request.user)
-    strength = request.POST.get("strength", house.DEFAULT_STRENGTH)
-    rated = request.POST.get("rated", "on") not in ("", "0", "off", "false")
-    try:
-        bots = house.house_players(strength=strength)
-        game = invitations.game_create_inviting(
-            creator=me, seats=[me, *bots], options={"rated": rated}
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("home" if request.POST.get("back") == "home" else "my-games")
-    return redirect("game-table", public_id=game.public_id)
-
-
 @login_required
 @require_POST
 def join(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -208,13 +187,61 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
     return redirect("my-games")
 
 
+@functools.cache
+def _async_feed() -> bool:
+    """Whether the event feed is served by async views (then streams and waits are cheap)."""
+    stream = resolve(reverse("games-api:game-events-stream", kwargs={"public_id": "g_x"}))
+    return inspect.iscoroutinefunction(stream.func)
+
+
+def _result(a: _Access, t: present.TableView) -> dict[str, Any] | None:
+    """The end-of-game panel: totals, winner, each seat's rating change, links, rematch."""
+    if a.game.status != GameStatus.FINISHED:
+        return None
+    ratings = extensions.game_parts(a.game).get("ratings") or {}
+    deltas = {r["seat"]: r for r in ratings.get("seats") or []}
+    rows = []
+    for s in sorted(t.seats, key=lambda s: s.position):
+        r = deltas.get(s.position)
+        delta = Decimal(r["delta"]) if r else None
+        rows.append(
+            {
+                "seat": s,
+                "team": t.team_names[s.team],
+                "delta": f"{delta:+.1f}" if delta is not None else "",
+                "after": f"{Decimal(r['after']):.0f}" if r else "",
+                "up": delta is not None and delta > 0,
+            }
+        )
+    winner = a.game.winner
+    return {
+        "totals": [a.game.total_0, a.game.total_1],
+        "winner": winner,
+        "headline": "A draw" if winner is None else f"{t.team_names[winner]} win",
+        "mine": t.seat is not None and winner is not None and t.seat % 2 == winner,
+        "rows": rows,
+        "rated": a.game.rated,
+        "pending": bool(ratings.get("pending")),
+        "can_rematch": bool(a.controlled),
+    }
+
+
 def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
     payload = a.payload()
     summary = {k: v for k, v in payload.items() if k != "view"}
+    t = present.table_view(
+        payload,
+        reasons=selectors.illegal_reasons(game=a.game, seat=a.seat),
+        contracts=selectors.current_contracts(game=a.game),
+        last_deal=selectors.last_deal_summary(game=a.game),
+    )
     return {
         "game": a.game,
         "summary": summary,
-        "t": present.table_view(payload),
+        "t": t,
+        "result": _result(a, t),
+        "open_choices": present.open_choices(payload),
+        "trick_pause": getattr(settings, "GAMES_TRICK_PAUSE_MS", 1500),
         "seq": a.game.move_count,
         "deadline": present.deadline(payload),
         "time_control": present.time_control_text(a.game.options),
@@ -222,10 +249,35 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
-        # Seconds a page's poll of the event feed may wait for news. 0: short polls, so an
-        # open page never holds one of a few sync workers; raise it for async/threaded servers.
-        "poll_wait": getattr(settings, "GAMES_PAGE_POLL_WAIT", 0),
+        # How the page follows the game: server-sent events where the feed is served by
+        # async views (a waiting client costs a coroutine), else polls of the event feed
+        # that wait ``poll_wait`` seconds for news (0: short polls, which never hold one of
+        # a few sync workers).
+        "stream": _async_feed(),
+        "poll_wait": max(settings.GAMES_PAGE_POLL_WAIT, 25 if _async_feed() else 0),
     }
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The same players in the same seats, a new seed and the same options, through the game
+    creation service: the requester and the house bots sit at once, other people are invited
+    (``games.invitations``), as for any new game."""
+    a = _Access(request, public_id)
+    if a.game.status != GameStatus.FINISHED or not a.controlled:
+        messages.error(request, "Only a player of a finished game can ask for a rematch.")
+        return redirect("game-table", public_id=public_id)
+    me = player_for_user(request.user)
+    players = [s.player for s in a.seats]
+    try:
+        game = invitations.game_create_inviting(
+            creator=me, seats=players, options=a.game.options
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("game-table", public_id=public_id)
+    return redirect("game-table", public_id=game.public_id)
 
 
 @login_required
@@ -241,3 +293,8 @@ def board(request: HttpRequest, public_id: str) -> HttpResponse:
     )
     response["Cache-Control"] = "no-store"
     return response
+
+
+def record(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A game's record: seats, deal scores and the replay (public: a spectator's view)."""
+    return _page(request, "games/record.html", game_page_context(public_id))

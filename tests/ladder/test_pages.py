@@ -32,14 +32,23 @@ def test_ladder_page_lists_ranked_players_with_badges(client, table) -> None:
     assert "?" not in re.sub(r"<[^>]+>", "", html.split('id="standings"')[1].split("</table>")[0])
 
 
-def test_provisional_players_show_a_question_mark_on_request(client) -> None:
+def test_provisional_players_show_with_a_question_mark_by_default_and_my_row_is_marked(
+    client,
+) -> None:
     four = players(4)
     finished_game(four, winner=0)
     ladder_recompute()
-    assert "No rated players here yet" in client.get("/ladder/").content.decode()
-    html = client.get("/ladder/?provisional=1").content.decode()
+    assert "No rated players here yet" in client.get("/ladder/?provisional=0").content.decode()
+    html = client.get("/ladder/").content.decode()
     assert html.count('class="prov"') == 4
     assert ">1520<" in html and ">1480<" in html
+    assert 'class="mine"' not in html  # nobody signed in
+    if four[1].user is not None:
+        client.force_login(four[1].user)
+        html = client.get("/ladder/").content.decode()
+        assert html.count('class="mine"') == 1
+        row = html.split('class="mine"')[1].split("</tr>")[0]
+        assert four[1].name in row and "(you)" in row
 
 
 def test_player_page_has_the_chart_and_recent_games(client, table) -> None:
@@ -48,7 +57,7 @@ def test_player_page_has_the_chart_and_recent_games(client, table) -> None:
     assert 'id="rating-chart"' in html and "<polyline" in html
     points = re.search(r'points="([^"]+)"', html).group(1).split()
     assert len(points) == 22
-    assert html.count("/ladder/games/g_") == 20  # the latest 20 games
+    assert html.count("/record/") == 20  # the latest 20 games, linked to their record page
     assert client.get("/ladder/players/not-a-player/").status_code == 404
 
 

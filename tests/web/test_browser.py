@@ -29,7 +29,6 @@ DEALS_IN_BROWSER = 1  # whole deals played through the pages, into the next one
 WAIT_MS = 20_000
 
 
-
 def _session_context(browser: Any, live_server: Any, user: Any, **options: Any) -> Any:
     client = Client()
     client.force_login(user)
@@ -52,7 +51,11 @@ def _check_pages(pages: list[Any], game: Game) -> None:
     hands = _hands(game)
     for seat, page in enumerate(pages):
         page.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
-        html = page.content()
+        # The page without its explanations of the rules (which name the Bloopers in general).
+        html = page.evaluate(
+            "(() => { const c = document.documentElement.cloneNode(true);"
+            " c.querySelectorAll('.tip-text').forEach(e => e.remove()); return c.outerHTML; })()"
+        )
         shown = shown_cards(html)
         assert hands[seat] <= shown, f"seat {seat} does not see its own hand"
         hidden = set().union(*(hands[s] for s in range(4) if s != seat))
@@ -66,7 +69,7 @@ def _check_pages(pages: list[Any], game: Game) -> None:
 def _try_illegal_card(page: Any, game: Game) -> bool:
     """Re-enable a card the engine forbids (as a tampered or stale page might) and play it:
     the page must show the engine's own message. False when no card is forbidden now."""
-    forbidden = page.locator(".hand button[data-card][disabled]")
+    forbidden = page.locator(".hand button[data-card][aria-disabled='true']")
     if forbidden.count() == 0:
         return False
     card = forbidden.first.get_attribute("data-card")
@@ -78,9 +81,21 @@ def _try_illegal_card(page: Any, game: Game) -> bool:
         expected = exc.message
     else:  # pragma: no cover - a disabled card must be illegal
         raise AssertionError(f"{card} was disabled but is legal")
-    page.evaluate(f"document.querySelector('.hand [data-card=\"{card}\"]').disabled = false")
-    page.click(f'.hand [data-card="{card}"]')
+    # On demand, the page tells why (in the engine's words), and the card's name says it too.
+    button = page.locator(f'.hand [data-card="{card}"]')
+    assert expected in (button.get_attribute("aria-label") or "")
+    button.click(force=True)  # a tap on a card that may not be played asks why
     notice = page.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == expected
+    assert Game.objects.get(pk=game.pk).move_count == game.move_count
+    page.evaluate(
+        "code => { const b = document.querySelector(`.hand [data-card='${code}']`);"
+        " b.removeAttribute('aria-disabled'); delete b.dataset.reason; }",
+        card,
+    )
+    page.evaluate("document.getElementById('notice').hidden = true")
+    button.click()
     notice.wait_for(state="visible")
     assert notice.inner_text() == expected
     assert Game.objects.get(pk=game.pk).move_count == game.move_count  # nothing was written
@@ -95,7 +110,7 @@ def _play_one(page: Any, game: Game, *, keyboard: bool = False) -> None:
     elif page.locator(".bids button").count():
         target = page.locator(".bids button").first
     else:
-        target = page.locator(".hand button[data-card]:not([disabled])").first
+        target = page.locator(".hand button[data-card]:not([aria-disabled='true'])").first
     if keyboard:
         # Reach the choice from the keyboard (Shift+Tab, Tab), so focus shows as it does
         # for a keyboard user, then choose it with Enter.
@@ -109,7 +124,11 @@ def _play_one(page: Any, game: Game, *, keyboard: bool = False) -> None:
     else:
         target.click()
     # The move is posted in the background: its page shows the next seq once it landed.
-    page.locator(f'#board[data-seq="{game.move_count + 1}"]').wait_for()
+    try:
+        page.locator(f'#board[data-seq="{game.move_count + 1}"]').wait_for()
+    except Exception:
+        (OUT / "debug.html").write_text(page.content())
+        raise
 
 
 def _sign_in(page: Any, live_server: Any, username: str) -> None:

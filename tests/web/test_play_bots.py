@@ -67,3 +67,25 @@ def test_sign_up_greets_once(client: Client) -> None:
     html = r.content.decode()
     assert "Welcome to the club" in html and "Welcome back" not in html
     assert "Welcome back" in client.get(reverse("home")).content.decode()
+
+
+def test_rematch_keeps_the_seats_with_a_new_seed_and_invites_the_other_people(house) -> None:  # type: ignore[no-untyped-def]
+    from bots.house import house_players
+    from games import services
+    from games.models import Invitation
+
+    me, friend = PlayerFactory(), PlayerFactory()
+    bots = house_players(strength="easy", count=2)
+    game = services.game_create(creator=me, seats=[me, bots[0], friend, bots[1]])
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED, total_0=10, total_1=5)
+    # Only a player of the finished game may ask for it.
+    r = signed_in(PlayerFactory().user).post(reverse("game-rematch", args=[game.public_id]))
+    assert Game.objects.count() == 1
+    r = signed_in(me.user).post(reverse("game-rematch", args=[game.public_id]))
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert r["Location"] == reverse("game-table", args=[again.public_id])
+    assert again.seed != game.seed and again.options == game.options
+    seated = dict(again.seats.values_list("position", "player_id"))
+    assert seated == {0: me.pk, 1: bots[0].pk, 3: bots[1].pk}  # the friend is invited
+    invite = Invitation.objects.get(game=again)
+    assert (invite.position, invite.player_id) == (2, friend.pk)

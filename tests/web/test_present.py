@@ -83,4 +83,8 @@ def test_only_the_joker_swapper_learns_the_card_drawn() -> None:
     for seat in range(4):
         if seat != swapper:
             theirs = table_view(_payload(state, seat)).joker_swap
-            assert "discarded the" in theirs and drawn not in theirs and "drew" not in theirs
+            assert (
+                "discarded the" in theirs
+                and drawn not in theirs
+                and "drew a card from the pack" in theirs
+            )

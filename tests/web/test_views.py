@@ -124,7 +124,9 @@ def test_open_games_lists_waiting_games_and_joining_takes_the_seat(four: list[An
     joiner = signed_in(four[1].user)
     page = joiner.get(reverse("open-games")).content.decode()
     assert game.public_id in page
-    assert "Take seat 2" in page and "Take seat 4" in page  # their partners' seats are open too
+    assert (
+        "Take open seat 2" in page and "Take open seat 4" in page
+    )  # their partners' seats are open too
     assert f'action="{reverse("game-join", args=[game.public_id])}"' in page
     r = joiner.post(reverse("game-join", args=[game.public_id]), {"position": "3"})
     assert r.status_code == 302 and r["Location"] == reverse("game-table", args=[game.public_id])
@@ -182,8 +184,10 @@ def test_table_shows_my_hand_sorted_and_only_legal_bids(started: Game) -> None:
     view = selectors.game_view(game=game, seats=selectors.game_seats(game=game), seat=seat)["view"]
     bids = re.findall(r'data-bid="(\w+)"', html)
     assert bids == view["legal_actions"]  # bids come from the engine, in its order
-    # While bidding no card can be played: every card button is disabled.
-    assert len(buttons) == len(re.findall(r'<button[^>]*data-card="\w+"[^>]* disabled>', html))
+    # While bidding no card can be played: every card button is disabled, and says why.
+    disabled = re.findall(r'<button[^>]*data-card="\w+"[^>]*aria-disabled="true"[^>]*>', html)
+    assert len(buttons) == len(disabled)
+    assert all("Bid first" in b for b in disabled)
     assert "Your turn to bid" in html
     assert "Upcard" in html and view["upcard"] in _shown_cards(html)
 
@@ -272,7 +276,7 @@ def test_game_lists_name_the_partnerships(four: list[Any]) -> None:
     game = services.game_create(creator=four[0], seats=[four[0], four[1], None, four[3]])
     page = signed_in(four[2].user).get(reverse("open-games")).content.decode()
     text = re.sub(r"<[^>]+>", "", page)
-    assert "north &amp; (open seat) vs east &amp; west" in text  # seats 0+2 against 1+3
+    assert "north &amp; Open seat vs east &amp; west" in text  # seats 0+2 against 1+3
     assert "Sit as north\u2019s partner" in page and game.public_id in page
 
 

@@ -1,8 +1,13 @@
 // The table page: post moves to the JSON API and follow the game through its event feed.
 //
-// The server renders the board (only from this seat's view); this script swaps in a fresh
-// board whenever the game moves on, so nothing here decides a rule: buttons come enabled or
-// not from the engine's legal actions.
+// The server renders the board (only from this seat's view); nothing here decides a rule:
+// cards and bids come enabled or not from the engine's legal actions, and a card that may
+// not be played carries the engine's own reason. The page follows the game by server-sent
+// events (EventSource, which resumes by Last-Event-ID after a cut), or by long polls where
+// EventSource fails; there is no fixed-interval polling. Each event is shown as it lands:
+// a card on the felt, a finished trick held (with its winner marked) for a short pause
+// before the next lead, and a deal's summary once it ends. When the events run out, one
+// fresh board is fetched.
 (function () {
   "use strict";
 
@@ -11,19 +16,23 @@
   var api = root.dataset.api;
   var boardUrl = root.dataset.board;
   var seat = root.dataset.seat;
-  var wait = parseInt(root.dataset.wait || "0", 10);
+  var pauseMs = parseInt(root.dataset.pause || "1500", 10);
+  var pollWait = parseInt(root.dataset.wait || "0", 10);
+  // Streams only from a feed that can hold them (async views); else long polls.
+  var streams = root.dataset.stream === "1" && !!window.EventSource;
   var seatQuery = seat === "" ? "" : "seat=" + encodeURIComponent(seat);
   var csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
   var notice = document.getElementById("notice");
   var news = document.getElementById("news");
   var busy = false;
-  var focusBefore = null; // focus as it was when a move was sent (sending disables buttons)
+  var returnFocus = false; // after this page's own move, focus goes back to the hand
   var pending = null; // {action, seq, key}: retried with the same key after a network failure
 
   function board() { return document.getElementById("board"); }
-  function seq() { return parseInt(board().dataset.seq, 10); }
+  function boardSeq() { return parseInt(board().dataset.seq, 10); }
   function status() { return board().dataset.status; }
   function names() { return (board().dataset.names || "").split("|"); }
+  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
   function newKey() {
     var bytes = new Uint8Array(16);
@@ -39,7 +48,8 @@
     notice.hidden = !text;
   }
 
-  // Where keyboard focus was, so it can be put back on the same button after a swap.
+  // --- the board -------------------------------------------------------------------------
+
   function focusKey() {
     var el = document.activeElement;
     if (!el || !board().contains(el)) return null;
@@ -48,34 +58,51 @@
     return el.id ? "#" + el.id : null;
   }
 
-  function restoreFocus(key, hadFocus) {
-    var target = key && board().querySelector(key);
-    if (target && !target.disabled) { target.focus(); return; }
-    if (!hadFocus) return;
-    // The focused card was just played: move to the first card or bid that can be chosen.
-    var next = board().querySelector(".bids button, .hand button:not([disabled])");
-    if (next) next.focus();
+  function playable() {
+    return board().querySelector(".bids button, .hand button:not([aria-disabled='true'])");
+  }
+
+  function focusHand() {
+    var target = playable() || board().querySelector(".hand button");
+    if (target) target.focus();
+  }
+
+  // The deal summary shows once its deal ends live (or on arrival during the next deal's
+  // bidding) and stays until dismissed or the next move.
+  var summaryKey = null;
+  var dismissed = {};
+
+  function syncSummary() {
+    var panel = document.getElementById("deal-summary");
+    if (!panel) return;
+    panel.hidden = !(summaryKey && panel.dataset.deal === summaryKey && !dismissed[summaryKey]);
+  }
+
+  function dismissSummary() {
+    if (summaryKey) dismissed[summaryKey] = true;
+    summaryKey = null;
+    syncSummary();
   }
 
   function swap(html) {
-    var key = focusKey() || focusBefore;
-    var hadFocus = key !== null;
-    focusBefore = null;
+    var key = focusKey();
     var scores = document.getElementById("scores");
     var scoresOpen = scores ? scores.open : null;
     var tmp = document.createElement("div");
     tmp.innerHTML = html.trim();
     var fresh = tmp.querySelector("#board");
     if (!fresh) return;
-    if (fresh.dataset.deal !== board().dataset.deal) news.textContent = "";  // old deal's news
+    if (fresh.dataset.deal !== board().dataset.deal) news.textContent = "";
     board().replaceWith(fresh);
     var newScores = document.getElementById("scores");
     if (newScores && scoresOpen !== null) newScores.open = scoresOpen;
-    restoreFocus(key, hadFocus);
+    syncSummary();
+    var target = key && board().querySelector(key);
+    if (returnFocus) { returnFocus = false; focusHand(); }
+    else if (target) target.focus();
     showTurnInTitle();
   }
 
-  // A background tab shows in its title when the game waits on this seat.
   var baseTitle = document.title;
   function showTurnInTitle() {
     document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
@@ -93,14 +120,99 @@
     });
   }
 
-  var RANKS = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
-  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  // --- cards on the felt, as they land ---------------------------------------------------
 
-  // "ten of diamonds" for "TD": read aloud by screen readers in the news line.
-  function cardName(code) {
-    if (code === "BB") return "the Big Blooper";
-    if (code === "LB") return "the Little Blooper";
-    return "the " + (RANKS[code[0]] || code[0]) + " of " + SUITS[code[1]];
+  var RANKS = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+  var RANK_NAMES = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine" };
+  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+  function cardLabel(code) {
+    if (code === "BB") return "Big Blooper";
+    if (code === "LB") return "Little Blooper";
+    return (RANKS[code[0]] || RANK_NAMES[code[0]]) + " of " + SUITS[code[1]];
+  }
+  function cardName(code) { return "the " + cardLabel(code); }
+
+  function cardEl(code) {
+    var span = document.createElement("span");
+    var joker = code === "BB" || code === "LB";
+    span.className = "card " + (joker ? "joker" : SUITS[code[1]]);
+    span.dataset.card = code;
+    span.title = cardLabel(code);
+    var rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = joker ? code : (code[0] === "T" ? "10" : code[0]);
+    var suit = document.createElement("span");
+    suit.className = "suit";
+    suit.setAttribute("aria-hidden", "true");
+    suit.textContent = joker ? (code === "BB" ? "\u2605" : "\u2606") : SYMBOLS[code[1]];
+    var sr = document.createElement("span");
+    sr.className = "sr-only";
+    sr.textContent = " " + cardLabel(code);
+    span.append(rank, suit, sr);
+    return span;
+  }
+
+  function plate(pos) { return board().querySelector(".seat[data-position='" + pos + "']"); }
+
+  var heldSince = 0; // when a finished trick was shown (0: none held)
+
+  function trickBox() { return document.getElementById("trick"); }
+
+  function clearTrick() {
+    var box = trickBox();
+    if (!box) return;
+    box.classList.remove("done");
+    box.setAttribute("aria-label", "The current trick");
+    box.innerHTML = "";
+    heldSince = 0;
+  }
+
+  function markLead(pos) {
+    board().querySelectorAll(".lead-mark").forEach(function (m) { m.remove(); });
+    var p = plate(pos);
+    if (!p) return;
+    var mark = document.createElement("span");
+    mark.className = "lead-mark";
+    mark.title = "Led this trick";
+    mark.textContent = "lead";
+    p.querySelector(".seat-name").append(" ", mark);
+  }
+
+  function showPlay(ev) {
+    var box = trickBox();
+    var p = plate(ev.seat);
+    if (!box || !p) return;
+    if (box.classList.contains("done") || box.querySelector(".trick-empty")) clearTrick();
+    if (!box.querySelector(".played")) markLead(ev.seat);
+    var div = document.createElement("div");
+    div.className = "played at-" + p.dataset.place;
+    div.dataset.position = ev.seat;
+    var by = document.createElement("span");
+    by.className = "by";
+    by.textContent = p.dataset.name;
+    div.append(cardEl(ev.card), by);
+    box.append(div);
+    if (String(ev.seat) === seat) {
+      var mine = board().querySelector(".hand [data-card='" + ev.card + "']");
+      if (mine) mine.remove();
+    }
+  }
+
+  function showTrick(ev) {
+    var box = trickBox();
+    if (!box) return;
+    box.classList.add("done");
+    box.setAttribute("aria-label", "The finished trick");
+    var won = box.querySelector(".played[data-position='" + ev.winner + "']");
+    if (won) {
+      won.classList.add("winner");
+      var s = document.createElement("strong");
+      s.textContent = "won";
+      won.querySelector(".by").append(" ", s);
+    }
+    heldSince = Date.now();
   }
 
   function describe(ev) {
@@ -113,15 +225,124 @@
     return "";
   }
 
-  function announce(events) {
-    // A new deal makes the old one's cards history: start the news at the latest deal.
-    var start = 0;
-    events.forEach(function (ev, i) { if (ev.type === "deal_start") start = i; });
-    var lines = events.slice(start).map(describe).filter(Boolean);
-    if (lines.length) news.textContent = lines.slice(-3).join(" ");
+  // --- the queue of events ---------------------------------------------------------------
+
+  var queue = [];
+  var pumping = false;
+  var doneSeq = boardSeq(); // every event up to here is on the page
+  var curSeq = doneSeq; // the seq whose events are arriving
+
+  function accept(ev) {
+    if (ev.seq <= doneSeq) return false;
+    if (ev.seq > curSeq) { doneSeq = curSeq; curSeq = ev.seq; }
+    return true;
   }
 
-  // While a move is on its way no other can be chosen; the fresh board re-enables them.
+  function enqueue(events) {
+    events.forEach(function (ev) { if (accept(ev)) queue.push(ev); });
+    if (!pumping) pump();
+  }
+
+  // A card after a finished trick waits until the trick has been on the felt for the pause;
+  // cards arriving together (bots answering at once) land one after another.
+  function step(ev) {
+    var line = describe(ev);
+    if (line) news.textContent = line;
+    if (ev.type === "play") {
+      var wait = heldSince ? heldSince + pauseMs - Date.now() : 0;
+      return sleep(Math.max(wait, 0)).then(function () {
+        showPlay(ev);
+        return queue.length ? sleep(Math.min(350, pauseMs / 3)) : null;
+      });
+    }
+    if (ev.type === "trick") { showTrick(ev); return null; }
+    if (ev.type === "deal_end") {
+      summaryKey = ev.number + "." + ev.attempt;
+      var hold = heldSince ? heldSince + pauseMs - Date.now() : 0;
+      return sleep(Math.max(hold, 0)).then(refresh);
+    }
+    if (ev.type === "game_end") return refresh();
+    return null;
+  }
+
+  function pump() {
+    pumping = true;
+    if (!queue.length) {
+      pumping = false;
+      if (curSeq !== boardSeq() && !busy) return refresh().catch(function () {});
+      return Promise.resolve();
+    }
+    var ev = queue.shift();
+    return Promise.resolve(step(ev)).catch(function () {}).then(pump);
+  }
+
+  // --- following the game ----------------------------------------------------------------
+
+  function finished() { var st = status(); return st === "finished" || st === "aborted"; }
+
+  function followStream() { reopen(0); }
+
+  function reopen(failuresSoFar) {
+    var url = api + "events/stream/?since=" + curSeq + "&timeout=3600" + (seatQuery ? "&" + seatQuery : "");
+    var source = new EventSource(url, { withCredentials: true });
+    var heard = false;
+    var failures = failuresSoFar;
+    function onEvent(e) {
+      heard = true;
+      failures = 0;
+      try { enqueue([JSON.parse(e.data)]); } catch (err) { /* a malformed event is skipped */ }
+    }
+    ["bid", "play", "trick", "deal_start", "deal_end", "joker_swap", "hand", "game_end", "game_start", "seat"].forEach(function (t) {
+      source.addEventListener(t, onEvent);
+    });
+    source.onmessage = onEvent;
+    var opened = false;
+    source.onopen = function () { opened = true; doneSeq = curSeq; };
+    // A stream that does not open at once is being held back on the way (a buffering proxy
+    // or server): follow by long polls instead.
+    setTimeout(function () {
+      if (!opened && !heard) { source.close(); followPoll(); }
+    }, 5000);
+    source.onerror = function () {
+      // A cut stream resumes from the last event id this page handled (the feed's `since`
+      // wins over the Last-Event-ID that EventSource would resend with the first URL), so
+      // nothing is repeated or lost; one that keeps failing before any event falls back to
+      // long polls.
+      source.close();
+      if (finished() && !queue.length) return;
+      failures += 1;
+      if (!heard && failures >= 3) { followPoll(); return; }
+      sleep(Math.min(1000 * failures, 5000)).then(function () { reopen(failures); });
+    };
+    window.addEventListener("pagehide", function () { source.close(); });
+  }
+
+  var quiet = 0;
+  function followPoll() {
+    if (finished()) return;
+    var since = status() === "waiting" ? -1 : curSeq;
+    var url = api + "events/?since=" + since + "&wait=" + pollWait + (seatQuery ? "&" + seatQuery : "");
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (r) {
+        if (!r.ok) throw new Error("events " + r.status);
+        return r.json();
+      })
+      .then(function (data) {
+        if (status() === "waiting" && data.status !== "waiting") return refresh().then(function () { return "started"; });
+        if (data.events && data.events.length) { quiet = 0; enqueue(data.events); return null; }
+        // A server that cannot hold a waiting request (wait = 0) is asked again after a
+        // growing rest; with wait > 0 the next long poll starts at once.
+        if (pollWait === 0) { quiet = Math.min(quiet + 1, 5); return sleep(quiet * 1000); }
+        return null;
+      }, function () { return sleep(5000); })
+      .then(function (started) {
+        // Once a waiting game starts, follow it by its stream where the browser can.
+        if (started && streams && status() === "active") followStream(); else followPoll();
+      });
+  }
+
+  // --- moves -----------------------------------------------------------------------------
+
   function setBusy(on) {
     busy = on;
     board().classList.toggle("busy", on);
@@ -133,13 +354,14 @@
 
   function submit(action) {
     if (busy) return;
-    var atSeq = seq();
+    var atSeq = boardSeq();
     var same = pending && pending.seq === atSeq && JSON.stringify(pending.action) === JSON.stringify(action);
     var key = same ? pending.key : newKey();
     pending = { action: action, seq: atSeq, key: key };
     var body = { action: action, expected_seq: atSeq };
     if (seat !== "") body.seat = parseInt(seat, 10);
-    focusBefore = focusKey();
+    var hadFocus = board().contains(document.activeElement);
+    dismissSummary();
     setBusy(true);
     say("");
     fetch(api + "moves/", {
@@ -155,75 +377,123 @@
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         pending = null;
-        delay = FAST;  // the others move next (or the page was behind): look again soon
-        if (!r.ok) say(data.message || "That move was not accepted (" + r.status + ").", "error");
-        return refresh();
+        setBusy(false);
+        returnFocus = hadFocus;
+        if (!r.ok) {
+          say(data.message || "That move was not accepted (" + r.status + ").", "error");
+          return refresh();
+        }
+        // The feed brings this move and the answers to it; the board follows when they end.
+        // Until then nothing else may be chosen.
+        board().querySelectorAll(".hand button, .bids button").forEach(function (b) {
+          b.setAttribute("aria-disabled", "true");
+        });
+        var seqNow = data.move && data.move.seq;
+        // The feed may have brought this move (and its answers) while it was on its way.
+        if (seqNow && curSeq >= seqNow && !queue.length && !pumping) return refresh();
+        return sleep(3000).then(function () {
+          if (seqNow && boardSeq() < seqNow && !queue.length && !pumping) return refresh();
+        });
       });
     }).catch(function () {
+      setBusy(false);
       say("The connection failed; your move may not have been sent. Choose it again to retry.", "error");
-    }).then(function () { setBusy(false); });
-  }
-
-  root.addEventListener("click", function (e) {
-    var btn = e.target.closest("button[data-card], button[data-bid]");
-    if (!btn || btn.disabled || !root.contains(btn)) return;
-    if (btn.dataset.card) {
-      submit({ card: btn.dataset.card });
-    } else {
-      var b = btn.dataset.bid;
-      submit({ bid: /^\d+$/.test(b) ? parseInt(b, 10) : b });
-    }
-  });
-
-  // Follow the game through its event feed, and swap in a fresh board when it moved on.
-  //
-  // With wait = 0 (the default) these are short polls that never hold a server worker:
-  // every second after news, slowing down to every 5 s while others think, and to every
-  // 20 s while it is this seat's turn or the tab is hidden. With wait > 0 (servers whose
-  // workers can afford to wait) each poll is a long poll that answers as soon as news comes.
-  var FAST = 1000, SLOW = 5000, IDLE = 20000;
-  var delay = FAST;
-  var wake = null;
-
-  function nap(ms) {
-    return new Promise(function (resolve) {
-      var timer = setTimeout(done, ms);
-      function done() { clearTimeout(timer); wake = null; resolve(); }
-      wake = done;
     });
   }
 
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && wake) { delay = FAST; wake(); }
+  function choose(btn) {
+    if (btn.dataset.card) {
+      if (btn.getAttribute("aria-disabled") === "true") {
+        // On demand: why this card may not be played now, in the engine's words.
+        if (btn.dataset.reason) say(btn.dataset.reason, "error");
+        return;
+      }
+      submit({ card: btn.dataset.card });
+    } else if (btn.dataset.bid) {
+      if (btn.getAttribute("aria-disabled") === "true") return;
+      var b = btn.dataset.bid;
+      submit({ bid: /^\d+$/.test(b) ? parseInt(b, 10) : b });
+    }
+  }
+
+  root.addEventListener("click", function (e) {
+    var tip = e.target.closest("button.tip");
+    if (tip) {
+      var open = tip.getAttribute("aria-expanded") !== "true";
+      tip.setAttribute("aria-expanded", open ? "true" : "false");
+      tip.parentElement.classList.toggle("open", open);
+      return;
+    }
+    if (e.target.closest("#summary-close")) { dismissSummary(); focusHand(); return; }
+    var btn = e.target.closest("button[data-card], button[data-bid]");
+    if (!btn || btn.disabled || !root.contains(btn)) return;
+    choose(btn);
   });
 
-  function pause(changed) {
-    if (changed) { delay = FAST; return wait > 0 ? Promise.resolve() : nap(delay); }
-    var idle = document.hidden || board().classList.contains("my-turn");
-    delay = Math.min(Math.round(delay * 1.5), idle ? IDLE : SLOW);
-    return wait > 0 ? Promise.resolve() : nap(delay);
-  }
+  // --- the keyboard ----------------------------------------------------------------------
+  // Arrows move along the hand (Enter plays), digits bid (two quick digits for 10 to 12),
+  // p passes, b bids board, Escape closes the deal summary.
+  var digits = "";
+  var digitTimer = null;
 
-  function follow() {
-    var st = status();
-    if (st === "finished" || st === "aborted") return Promise.resolve();
-    var since = st === "waiting" ? -1 : seq();
-    var url = api + "events/?since=" + since + "&wait=" + wait + (seatQuery ? "&" + seatQuery : "");
-    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
-      .then(function (r) {
-        if (!r.ok) return nap(IDLE);
-        return r.json().then(function (data) {
-          var changed = data.seq !== seq() || data.status !== status();
-          if (!changed) return pause(false);
-          if (busy) return nap(300);
-          // Announce after the swap: a swap into a new deal clears the old deal's news.
-          return refresh().then(function () { announce(data.events || []); return pause(true); });
-        });
-      })
-      .catch(function () { return nap(SLOW); })
-      .then(follow);
-  }
+  function bidButton(value) { return board().querySelector(".bids button[data-bid='" + value + "']"); }
 
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (e.key === "Escape") { dismissSummary(); return; }
+    var inHand = t && t.closest && t.closest(".hand");
+    if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && inHand) {
+      var cards = Array.prototype.slice.call(board().querySelectorAll(".hand button"));
+      var i = cards.indexOf(t);
+      if (i < 0) return;
+      var next = cards[(i + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
+      next.focus();
+      e.preventDefault();
+      return;
+    }
+    if (!board().querySelector(".bids") || busy) return;
+    if (e.key === "p" || e.key === "b") {
+      var btn = bidButton(e.key === "p" ? "pass" : "board");
+      if (btn) { e.preventDefault(); btn.focus(); choose(btn); }
+      return;
+    }
+    if (/^[0-9]$/.test(e.key)) {
+      e.preventDefault();
+      digits += e.key;
+      clearTimeout(digitTimer);
+      var longer = digits.length === 1 && board().querySelector(".bids button[data-bid^='" + digits + "']:not([data-bid='" + digits + "'])");
+      var pick = function () {
+        var b = bidButton(String(parseInt(digits, 10)));
+        digits = "";
+        if (b) { b.focus(); choose(b); }
+      };
+      if (longer) digitTimer = setTimeout(pick, 700); else pick();
+    }
+  });
+
+  // A finished rated game is rated by the worker a moment after its last move: look again
+  // a few times, further apart each time, until the rating changes show.
+  var ratingTries = 0;
+  function awaitRatings() {
+    if (!document.getElementById("ratings-pending") || ratingTries >= 6) return;
+    ratingTries += 1;
+    sleep(500 * Math.pow(2, ratingTries)).then(refresh).then(awaitRatings, function () {});
+  }
+  var baseSwap = swap;
+  swap = function (html) { baseSwap(html); if (finished() && ratingTries === 0) awaitRatings(); };
+
+  // --- start -----------------------------------------------------------------------------
+  var first = document.getElementById("deal-summary");
+  if (first && board().classList.contains("phase-bidding")) {
+    // Arriving while a new deal is being bid: show how the last one ended.
+    summaryKey = first.dataset.deal;
+    syncSummary();
+  }
   showTurnInTitle();
-  follow();
+  awaitRatings();
+  if (!finished()) {
+    if (streams && status() !== "waiting") followStream(); else followPoll();
+  }
 })();
