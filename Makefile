@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder browser clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-live browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,11 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bash scripts/run-dev.sh
 
+# The layers (import-linter contracts in pyproject.toml) and ruff first: a wrong import or a
+# lint error fails before the (long) test run.
 test: install browser
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
 	$(BIN)/pytest
 	BACKALLEY_ENGINE=pure $(BIN)/pytest -q tests/engine tests/bots/strategies
 
@@ -44,6 +48,7 @@ test-fast: install
 	$(BIN)/pytest -m "not browser and not worker and not server"
 
 lint: install
+	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
@@ -62,6 +67,11 @@ bench-bots: install
 
 bench-ladder: install
 	$(BIN)/python bench/ladder.py
+
+# Waiting clients (SSE and long polls) against the compose web command; needs PostgreSQL and
+# Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
+bench-live: install
+	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
 
 clean:
 	rm -rf var
