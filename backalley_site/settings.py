@@ -102,6 +102,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "bots.views.house_bots",  # the one-click form against house bots
             ],
         },
     },
@@ -111,9 +112,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Production keeps connections between requests (a new PostgreSQL connection costs several
-# ms per request; docker-compose sets 60 s); health checks replace one the server dropped.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
+# With DEBUG off, connections are kept between requests by default (a new PostgreSQL
+# connection costs several ms per request); health checks replace one the server dropped.
+# In development (DEBUG on) each request opens its own, so runserver's threads never pile up.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0 if DEBUG else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Under ASGI each sync request runs in a thread of its own, so a connection kept "per thread"
 # is never reused: serve with DB_POOL=true instead (psycopg's pool, one per process, bounded),

@@ -134,7 +134,8 @@ def webhook_bot(name: str, url: str, owner: Any = None) -> tuple[Bot, str]:
     return bot, signing.derive_secret(settings.BOTS_WEBHOOK_KEY, nonce)
 
 
-def game_with(players: list[Player]) -> Game:
-    """A started game with ``players`` in seats 0..3 (created by a person)."""
+def game_with(players: list[Player], **options: Any) -> Game:
+    """A started game with ``players`` in seats 0..3 (created by a person); rated unless
+    ``rated=False`` is given."""
     creator = next((p for p in players if not p.is_bot), None) or PlayerFactory()
-    return game_create(creator=creator, seats=players)
+    return game_create(creator=creator, seats=players, options=options)

@@ -64,7 +64,8 @@ def test_api_bot_and_webhook_bots_play_a_game_on_a_live_server(
     feedy = Player.objects.get(name="Feedy")
     _, token = token_create(user=owner, name="feedy", scopes=["bot"], bot=feedy)
     seats = [{"kind": "bot", "name": n} for n in ("Feedy", "Hooky-0", "Hooky-1", "Hooky-2")]
-    r = api.post("/api/v1/games/", {"seats": seats}, format="json")
+    # Unrated: one account's bots fill the table (a rated table seats one per account).
+    r = api.post("/api/v1/games/", {"seats": seats, "options": {"rated": False}}, format="json")
     assert r.status_code == 201, r.json()
     game_id = r.json()["id"]
     try:
