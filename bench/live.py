@@ -35,6 +35,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import shlex
 import signal
 import socket
@@ -100,7 +101,7 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
-    env.pop("DJANGO_SECRET_KEY", None)
+    env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(64)  # a throwaway key for this run
     binary = Path(sys.executable).parent / args[0]
     proc = subprocess.Popen(
         [str(binary), *args[1:]],
@@ -474,6 +475,8 @@ def main() -> None:
         import httpx
 
         for _ in range(300):
+            if proc.poll() is not None:
+                sys.exit(f"the server exited; see {log}")
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/healthz/", timeout=2).status_code == 200:
                     break
