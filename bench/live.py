@@ -101,7 +101,9 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
-    env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(64)  # a throwaway key for this run
+    for name, value in list(env.items()):  # compose's ${VAR:?...}: throwaway keys for this run
+        if value.startswith("${"):
+            env[name] = secrets.token_urlsafe(64)
     binary = Path(sys.executable).parent / args[0]
     proc = subprocess.Popen(
         [str(binary), *args[1:]],
