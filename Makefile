@@ -36,11 +36,13 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bash scripts/run-dev.sh
 
-# The layers (import-linter contracts in pyproject.toml) and ruff first: a wrong import or a
-# lint error fails before the (long) test run.
+# The layers (import-linter contracts in pyproject.toml), ruff and mypy --strict (every app;
+# [tool.mypy] in pyproject.toml) first: a wrong import, a lint or a type error fails before
+# the (long) test run.
 test: install browser
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 	BACKALLEY_ENGINE=pure $(BIN)/pytest -q tests/engine tests/bots/strategies
 
@@ -53,7 +55,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy games/engine
+	$(BIN)/mypy
 
 bench-engine: install
 	$(BIN)/pip install --quiet -e '.[dev,bench]' || echo "open-spiel unavailable: benchmarking our engine alone"

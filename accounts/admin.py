@@ -7,7 +7,7 @@ from accounts.models import ApiToken, Player
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "is_bot", "is_house", "user", "owner", "created_at"]
     list_filter = ["is_bot", "is_house"]
     search_fields = ["name", "user__username", "owner__username"]
@@ -16,7 +16,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     """Tokens are made by their owners (the secret is shown to them once); staff can revoke."""
 
     list_display = [

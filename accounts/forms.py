@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.models import NAME_HELP, Scope
@@ -13,7 +14,7 @@ from accounts.services import player_create, player_name_check
 from backalley_site.errors import DomainError
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """UserCreationForm plus the public player name, created together or not at all."""
 
     name = forms.CharField(

@@ -34,6 +34,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -49,6 +52,15 @@ def request_scopes(request: Request) -> frozenset[str]:
     if isinstance(request.auth, ApiToken):
         return frozenset(request.auth.scopes)
     return ALL_SCOPES
+
+
+def signed_in_user(request: HttpRequest | Request) -> User:
+    """The caller's account, in a view whose permission (or login_required) refused anonymous
+    callers already."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user
 
 
 def request_has_scope(request: Request, scope: str) -> bool:

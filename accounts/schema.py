@@ -7,7 +7,8 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):
+# drf-spectacular registers extensions in its untyped __init_subclass__.
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "accounts.authentication.BearerTokenAuthentication"
     name = "bearerAuth"
 

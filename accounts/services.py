@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 
 from accounts.models import NAME_HELP, NAME_PATTERN, Player
@@ -49,14 +48,14 @@ def _create(**fields: object) -> Player:
         raise
 
 
-def player_create(*, user: AbstractBaseUser, name: str) -> Player:
+def player_create(*, user: User, name: str) -> Player:
     """Create the Player of a person with a chosen public name."""
     if Player.objects.filter(user=user).exists():
         raise DomainError("player_exists", "This account already has a player.", http_status=409)
     return _create(name=name, user=user, is_bot=False)
 
 
-def bot_player_create(*, owner: AbstractBaseUser, name: str) -> Player:
+def bot_player_create(*, owner: User, name: str) -> Player:
     """Create a bot Player owned by ``owner``."""
     return _create(name=name, owner=owner, is_bot=True)
 
@@ -66,7 +65,7 @@ def _name_from_username(username: str) -> str:
     return base if len(base) >= 3 else (base + "player")[:24]
 
 
-def player_for_user(user: AbstractBaseUser | AnonymousUser) -> Player:
+def player_for_user(user: User | AnonymousUser) -> Player:
     """The person's Player, created on first use with a name derived from the username."""
     if not user.is_authenticated:
         raise DomainError("not_authenticated", "Log in first.", http_status=401)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -46,7 +46,7 @@ def _check_scopes(scopes: Iterable[str]) -> list[str]:
 
 
 def token_create(
-    *, user: AbstractBaseUser, name: str, scopes: Iterable[str], bot: Player | None = None
+    *, user: User, name: str, scopes: Iterable[str], bot: Player | None = None
 ) -> tuple[ApiToken, str]:
     """Make a token for ``user``; return it and its secret, which is never available again."""
     name = (name or "").strip()
@@ -87,7 +87,7 @@ def token_create(
     return token, secret
 
 
-def token_revoke(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
+def token_revoke(*, user: User, token_id: int) -> ApiToken:
     """Revoke one of ``user``'s tokens; revoking a revoked token changes nothing."""
     token = ApiToken.objects.filter(user=user, pk=token_id).first()
     if token is None:
@@ -101,7 +101,7 @@ def token_revoke(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
     return token
 
 
-def token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+def token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).select_related("bot").order_by("-created_at", "-pk")
 
 

@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm, TokenForm
+from accounts.permissions import signed_in_user
 from accounts.services import player_for_user
 from accounts.throttles import LoginThrottle, SignupThrottle, allowed
 from accounts.tokens import token_create, token_list, token_revoke
@@ -60,7 +61,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 _, secret = token_create(
-                    user=request.user,
+                    user=signed_in_user(request),
                     name=form.cleaned_data["name"],
                     scopes=form.cleaned_data["scopes"],
                 )
@@ -74,7 +75,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
         "player": player,
         "form": form,
         "secret": secret,
-        "tokens": token_list(user=request.user),
+        "tokens": token_list(user=signed_in_user(request)),
     }
     response = render(request, "registration/tokens.html", context, status=status)
     if secret:
@@ -87,7 +88,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
-        token = token_revoke(user=request.user, token_id=token_id)
+        token = token_revoke(user=signed_in_user(request), token_id=token_id)
         messages.success(request, f"Token “{token.name}” revoked.")
     except DomainError as exc:
         messages.error(request, exc.message)

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """The one error shape: use in ``extend_schema(responses={400: ErrorSerializer, ...})``."""
 
     code = serializers.CharField(help_text="A stable identifier, e.g. 'illegal_card'.")

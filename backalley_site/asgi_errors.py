@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpResponse, JsonResponse
+from django.core.handlers.asgi import ASGIHandler, ASGIRequest
+from django.http import HttpResponse, HttpResponseBase, JsonResponse
 
 from backalley_site.errors import error_body
 
@@ -51,10 +51,13 @@ class ShapedASGIHandler(ASGIHandler):
 
         await super().handle(scope, replay, send)
 
-    def create_request(self, scope: Any, body_file: Any) -> tuple[Any, HttpResponse | None]:
-        request, response = super().create_request(scope, body_file)
+    def create_request(
+        self, scope: Any, body_file: Any
+    ) -> tuple[ASGIRequest, None] | tuple[None, HttpResponseBase]:
+        created = super().create_request(scope, body_file)
+        response = created[1]
         if response is None or not str(scope.get("path", "")).startswith("/api/"):
-            return request, response
+            return created
         if response.status_code == 413:
             from backalley_site.exception_handler import body_too_large_body
 

@@ -18,7 +18,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             error_body("not_found", "There is nothing at this address.", {"path": request.path}),
             status=404,
         )
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -41,7 +41,7 @@ def bad_request(
     if exception is None:
         # Called by a middleware, not by Django's handler400: the same page, status 400.
         return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
-    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+    return defaults.bad_request(request, exception)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

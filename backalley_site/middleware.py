@@ -69,7 +69,10 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         path = request.path_info
         static_file = self.find_file(path) if self.autorefresh else self.files.get(path)
         if static_file is not None:
-            return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
+            served: HttpResponse = await sync_to_async(self.serve, thread_sensitive=False)(
+                static_file, request
+            )
+            return served
         response: HttpResponse = await self.get_response(request)
         return response
 

@@ -11,9 +11,14 @@ redirect (docs/deployment.md); ``manage.py check --deploy`` is clean under it.
 from datetime import UTC, datetime
 from pathlib import Path
 
+import django_stubs_ext
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes (ModelAdmin[Player], UserCreationForm[User]) subscriptable at run
+# time, as their type hints are written.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -29,7 +34,7 @@ PRODUCTION = DJANGO_ENV == "production"
 
 def _required(name: str, why: str) -> str:
     """A setting production cannot start without (no default may stand in for a secret)."""
-    value = env.str(name, default="")
+    value: str = env.str(name, default="")
     if not value:
         raise ImproperlyConfigured(f"{name} must be set when DJANGO_ENV=production: {why}")
     return value

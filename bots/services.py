@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -84,7 +84,7 @@ def _check_fields(kind: str, strategy: str, params: Any, webhook_url: str) -> di
 
 def bot_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     kind: str,
     description: str = "",

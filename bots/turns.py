@@ -93,12 +93,14 @@ def _record_fault(bot: Bot, game: Game, kind: str, detail: str) -> None:
 
 def _house_action(game: Game, seat: int, state: Any, seed: int) -> int:
     try:
-        return brain.choose_action(brain.HOUSE_STRATEGY, {}, state.clone(), seat, seed)
+        action: int = brain.choose_action(brain.HOUSE_STRATEGY, {}, state.clone(), seat, seed)
+        return action
     except SoftTimeLimitExceeded:
         raise
     except Exception:
         logger.exception("house strategy failed at %s#%s", game.pk, game.move_count)
-        return random.Random(seed).choice(state.legal_actions())
+        fallback: int = random.Random(seed).choice(state.legal_actions())
+        return fallback
 
 
 def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
@@ -112,7 +114,8 @@ def decide(bot: Bot, game: Game, seat: int, state: Any) -> tuple[int, str]:
         except Exception:
             # A strategy bug must not stall the game: a random legal action is played for it.
             logger.exception("strategy %r failed at %s#%s", bot.strategy, game.pk, game.move_count)
-            return random.Random(seed).choice(state.legal_actions()), "system"
+            fallback: int = random.Random(seed).choice(state.legal_actions())
+        return fallback, "system"
     if bot.status == BotStatus.ACTIVE:
         action = _webhook_action(bot, game, seat, state)
         if action is not None:

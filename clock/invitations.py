@@ -19,6 +19,8 @@ def _recipient(player: Player) -> Player | None:
     """The person who answers for ``player``: itself, or a bot's owner."""
     if not player.is_bot:
         return player
+    if player.owner_id is None:
+        return None
     return Player.objects.filter(user_id=player.owner_id).select_related("user").first()
 
 
@@ -27,7 +29,11 @@ def invitation_notify(event: InvitationEvent) -> bool:
     game = Game.objects.filter(pk=event.game_id).first()
     if invitee is None or game is None:
         return False
-    inviter = Player.objects.filter(pk=event.invited_by_id).first()
+    inviter = (
+        Player.objects.filter(pk=event.invited_by_id).first()
+        if event.invited_by_id is not None
+        else None
+    )
     by = inviter.name if inviter else "Someone"
     what = "rated" if game.rated else "unrated"
     if event.kind == "invited":

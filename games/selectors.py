@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
@@ -129,7 +129,7 @@ def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str,
     if state is None:
         raise GameNotFound(message="The game has not started: there is no record yet.")
     names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]
-    viewer: int | str | None = "all" if game.status == GameStatus.FINISHED else seat
+    viewer: int | Literal["all"] | None = "all" if game.status == GameStatus.FINISHED else seat
     return state.record(viewer, players=names, game=game.public_id)
 
 

@@ -452,6 +452,7 @@ def _commit_move(
         fields += ["snapshot", "snapshot_seq"]
     if state.is_terminal():
         outcome = state.outcome
+        assert outcome is not None  # a finished game has its outcome
         game.status = GameStatus.FINISHED
         game.finished_at = now
         game.total_0, game.total_1 = outcome.totals
@@ -477,8 +478,8 @@ def _commit_move(
     move.response = body if key is not None else None
     move.save(force_insert=True)
     transaction.on_commit(lambda: statecache.remember(game, state))
-    events = [outbox.event(game, "move_committed", seq=seq, seat=seat, now=now)]
+    domain_events = [outbox.event(game, "move_committed", seq=seq, seat=seat, now=now)]
     if game.status == GameStatus.FINISHED:
-        events.append(outbox.event(game, "game_finished", seq=seq, now=now))
-    outbox.emit(events)
+        domain_events.append(outbox.event(game, "game_finished", seq=seq, now=now))
+    outbox.emit(domain_events)
     return MoveResult(move, body, False)

@@ -245,7 +245,7 @@ def individual_tables(ranked: Sequence[History], *, round_number: int) -> Round:
 
     pairs = _min_cost_perfect_matching(field_, partner_cost, lambda a, b: b.id in a.partners)
     # A partnership as one node: score = the pair's total, opponents = met by either.
-    teams = []
+    teams: list[tuple[History, tuple[int, int]]] = []
     for a, b in pairs:
         met: dict[int, int] = {}
         for h in (a, b):

@@ -85,11 +85,10 @@ def _result_rows(tournament: Tournament, after_round: int | None) -> list[dict[s
     qs = Result.objects.filter(round__tournament=tournament, scored=True)
     if after_round is not None:
         qs = qs.filter(round__number__lte=after_round)
-    return list(
-        qs.values("round__number", "entrant_id", "table_id", "seat", "bye").order_by(
-            "round__number", "table_id", "seat"
-        )
+    rows = qs.values("round__number", "entrant_id", "table_id", "seat", "bye").order_by(
+        "round__number", "table_id", "seat"
     )
+    return [dict(row) for row in rows]
 
 
 def standings(*, tournament: Tournament, after_round: int | None = None) -> Standings:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "is_bot", "created_at"]
 
 
-class TokenSerializer(serializers.ModelSerializer):
-    bot = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+class TokenSerializer(serializers.ModelSerializer[ApiToken]):
+    bot: serializers.SlugRelatedField[Player] = serializers.SlugRelatedField(
+        slug_field="name", read_only=True, allow_null=True
+    )
     active = serializers.BooleanField(source="is_active", read_only=True)
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=Scope.choices))
 
@@ -42,7 +46,7 @@ class TokenCreatedSerializer(TokenSerializer):
         fields = [*TokenSerializer.Meta.fields, "token"]
 
 
-class TokenCreateSerializer(serializers.Serializer):
+class TokenCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=Scope.choices), allow_empty=False
@@ -54,7 +58,7 @@ class TokenCreateSerializer(serializers.Serializer):
     )
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     player = PlayerSerializer()
@@ -64,7 +68,7 @@ class MeSerializer(serializers.Serializer):
     token = TokenSerializer(allow_null=True)
 
 
-class SignupSerializer(serializers.Serializer):
+class SignupSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
     name = serializers.CharField(max_length=30, help_text="Your public player name.")
@@ -76,7 +80,7 @@ class SignupSerializer(serializers.Serializer):
     )
 
 
-class SignupResultSerializer(serializers.Serializer):
+class SignupResultSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     player = PlayerSerializer()

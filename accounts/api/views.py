@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication
@@ -18,8 +19,15 @@ from accounts.api.serializers import (
     TokenCreateSerializer,
     TokenSerializer,
 )
-from accounts.models import Player
-from accounts.permissions import PUBLIC, READ, SESSION, request_scopes, request_token
+from accounts.models import ApiToken, Player
+from accounts.permissions import (
+    PUBLIC,
+    READ,
+    SESSION,
+    request_scopes,
+    request_token,
+    signed_in_user,
+)
 from accounts.selectors import player_get_by_name
 from accounts.services import account_signup, player_for_user
 from accounts.throttles import SignupThrottle
@@ -38,14 +46,14 @@ ERRORS = {
 }
 
 
-class TokenListCreateView(generics.ListAPIView):
+class TokenListCreateView(generics.ListAPIView[ApiToken]):
     """List your API tokens (newest first), or make one: its secret is shown only once."""
 
     scopes = SESSION  # a leaked token cannot mint or revoke others
     serializer_class = TokenSerializer
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
-        return token_list(user=self.request.user)
+    def get_queryset(self) -> QuerySet[ApiToken]:
+        return token_list(user=signed_in_user(self.request))
 
     @extend_schema(request=TokenCreateSerializer, responses={201: TokenCreatedSerializer, **ERRORS})
     def post(self, request: Request) -> Response:
@@ -55,7 +63,7 @@ class TokenListCreateView(generics.ListAPIView):
         if data.validated_data.get("bot"):
             bot = player_get_by_name(data.validated_data["bot"])
         token, secret = token_create(
-            user=request.user,
+            user=signed_in_user(request),
             name=data.validated_data["name"],
             scopes=data.validated_data["scopes"],
             bot=bot,
@@ -71,7 +79,7 @@ class TokenRevokeView(APIView):
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Revoked."), **ERRORS})
     def delete(self, request: Request, token_id: int) -> Response:
         """Revoke one of your tokens: it stops working at once. Revoking twice is harmless."""
-        token_revoke(user=request.user, token_id=token_id)
+        token_revoke(user=signed_in_user(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -87,7 +95,9 @@ class MeView(APIView):
             "id": request.user.pk,
             "username": request.user.get_username(),
             "player": player,
-            "bots": Player.objects.filter(owner=request.user, is_bot=True).order_by("name"),
+            "bots": Player.objects.filter(owner=signed_in_user(request), is_bot=True).order_by(
+                "name"
+            ),
             "auth": "token" if token else "session",
             "scopes": sorted(request_scopes(request)),
             "token": token,
@@ -109,12 +119,14 @@ class SignupView(APIView):
         v = data.validated_data
         with transaction.atomic():
             player = account_signup(username=v["username"], password=v["password"], name=v["name"])
-            token, secret = token_create(user=player.user, name=v["token_name"], scopes=v["scopes"])
+            user = player.user
+            assert user is not None  # a person's player always has its account
+            token, secret = token_create(user=user, name=v["token_name"], scopes=v["scopes"])
         token_body = TokenSerializer(token).data
         token_body["token"] = secret
         body = {
-            "id": player.user.pk,
-            "username": player.user.get_username(),
+            "id": user.pk,
+            "username": user.get_username(),
             "player": player,
             "token": token_body,
         }

@@ -2,12 +2,14 @@
 players of the system user "house" that bots/migrations/0002_house_bots created)."""
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 HOUSE_USER = "house"
 HOUSE_NAMES = ["house-random", "house-heuristic", "house-heuristic-2", "house-strong"]
 
 
-def mark_house_bots(apps, schema_editor):
+def mark_house_bots(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("accounts", "Player")
     Player.objects.filter(is_bot=True, owner__username=HOUSE_USER, name__in=HOUSE_NAMES).update(
         is_house=True

@@ -6,13 +6,14 @@ acts for one bot only cannot manage bots: a leaked bot token cannot re-point a w
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import BOT_OWNER, READ
+from accounts.permissions import BOT_OWNER, READ, signed_in_user
 from backalley_site.api_schema import ErrorSerializer
 from bots import brain, selectors, services
 from bots.api.serializers import (
@@ -23,6 +24,7 @@ from bots.api.serializers import (
     BotWithSecretSerializer,
     StrategySerializer,
 )
+from bots.models import Bot, BotFault
 
 ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409)}
 
@@ -33,12 +35,12 @@ class _OwnerView(APIView):
     scopes = BOT_OWNER
 
 
-class BotListCreateView(_OwnerView, generics.ListAPIView):
+class BotListCreateView(_OwnerView, generics.ListAPIView[Bot]):
     """Your bots; or register one (a hosted, webhook or api bot)."""
 
     serializer_class = BotSerializer
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Bot]:
         return selectors.bots_of(self.request.user)
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotWithSecretSerializer, **ERRORS})
@@ -47,7 +49,7 @@ class BotListCreateView(_OwnerView, generics.ListAPIView):
         this answer and never again."""
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        bot, secret = services.bot_create(owner=request.user, **data.validated_data)
+        bot, secret = services.bot_create(owner=signed_in_user(request), **data.validated_data)
         body = BotWithSecretSerializer(bot, context={"secret": secret}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -88,12 +90,12 @@ class BotRotateSecretView(_OwnerView):
         return Response(BotWithSecretSerializer(bot, context={"secret": secret}).data)
 
 
-class BotFaultListView(_OwnerView, generics.ListAPIView):
+class BotFaultListView(_OwnerView, generics.ListAPIView[BotFault]):
     """The bot's fault log, newest first: each turn the house strategy played for it."""
 
     serializer_class = BotFaultSerializer
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[BotFault]:
         return selectors.faults_of(selectors.bot_of(self.request.user, self.kwargs["name"]))
 
 

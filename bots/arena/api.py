@@ -116,7 +116,8 @@ def bot_card(bot: Any, *, viewer: Any) -> dict[str, Any]:
     pairs = selectors.recent_pairs(bot)
     for pair in pairs:
         side_a = bot.pk in (pair.bot_0_id, pair.bot_2_id)
-        pair.score = None if pair.score_a is None else (pair.score_a if side_a else -pair.score_a)
+        # The viewer's side of the margin, read by PairSerializer (not a field of the model).
+        pair.score = None if pair.score_a is None else (pair.score_a if side_a else -pair.score_a)  # type: ignore[attr-defined]
     return {
         **vars(selectors.standing(bot, entry)),
         "rating_history": [[n, float(r)] for n, r in ladder_selectors.history_points(bot.player)],

@@ -280,12 +280,12 @@ def arena_game_finished(*, game_id: int) -> str:
         fields = ["done_a", "done_b"]
         result = "counted"
         if pair.done_a and pair.done_b:
-            rows = {
-                pk: (t0, t1)
-                for pk, t0, t1 in Game.objects.filter(
-                    pk__in=[pair.game_a_id, pair.game_b_id]
-                ).values_list("pk", "total_0", "total_1")
-            }
+            rows: dict[int, tuple[int, int]] = {}
+            for pk, t0, t1 in Game.objects.filter(
+                pk__in=[pair.game_a_id, pair.game_b_id]
+            ).values_list("pk", "total_0", "total_1"):
+                assert t0 is not None and t1 is not None  # both games are finished
+                rows[pk] = (t0, t1)
             score = duplicate_score(rows[pair.game_a_id], rows[pair.game_b_id])
             pair.score_a = score
             pair.status = PairStatus.FINISHED

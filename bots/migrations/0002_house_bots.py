@@ -4,6 +4,8 @@ newcomer can start a game against three bots by name."""
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 HOUSE_USER = "house"
 HOUSE_BOTS = [
@@ -14,7 +16,7 @@ HOUSE_BOTS = [
 ]
 
 
-def create_house_bots(apps, schema_editor):
+def create_house_bots(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     app_label, model_name = settings.AUTH_USER_MODEL.split(".")
     User = apps.get_model(app_label, model_name)
     Player = apps.get_model("accounts", "Player")
@@ -39,7 +41,7 @@ def create_house_bots(apps, schema_editor):
         )
 
 
-def remove_house_bots(apps, schema_editor):
+def remove_house_bots(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("accounts", "Player")
     Player.objects.filter(
         name__in=[name for name, _, _ in HOUSE_BOTS], owner__username=HOUSE_USER, seats__isnull=True

@@ -4,6 +4,8 @@ rated table with bots of the strength they choose."""
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 HOUSE_USER = "house"
 MORE_HOUSE_BOTS = [
@@ -15,7 +17,7 @@ MORE_HOUSE_BOTS = [
 ]
 
 
-def create_more_house_bots(apps, schema_editor):
+def create_more_house_bots(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     app_label, model_name = settings.AUTH_USER_MODEL.split(".")
     User = apps.get_model(app_label, model_name)
     Player = apps.get_model("accounts", "Player")
@@ -40,7 +42,7 @@ def create_more_house_bots(apps, schema_editor):
         )
 
 
-def remove_more_house_bots(apps, schema_editor):
+def remove_more_house_bots(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Player = apps.get_model("accounts", "Player")
     Player.objects.filter(
         name__in=[name for name, _, _ in MORE_HOUSE_BOTS],

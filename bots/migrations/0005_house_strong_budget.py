@@ -2,12 +2,14 @@
 (bots.brain.HOUSE_STRONG_PARAMS), the budget measured over whole games by bench/bots_house.py."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 PARAMS = {"samples": 1000, "time_budget": 0.003}
 DESCRIPTION = "Determinized search, 3 ms of CPU time per decision."
 
 
-def set_budget(apps, schema_editor):
+def set_budget(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Bot = apps.get_model("bots", "Bot")
     Bot.objects.filter(player__is_house=True, strategy="strong").update(params=PARAMS)
     Bot.objects.filter(player__name="house-strong", player__is_house=True).update(
@@ -15,7 +17,7 @@ def set_budget(apps, schema_editor):
     )
 
 
-def unset_budget(apps, schema_editor):
+def unset_budget(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Bot = apps.get_model("bots", "Bot")
     Bot.objects.filter(player__is_house=True, strategy="strong").update(params={})
     Bot.objects.filter(player__name="house-strong", player__is_house=True).update(

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from backalley_site.api_schema import ErrorSerializer  # noqa: F401 - the one error shape
+from backalley_site.api_schema import ErrorSerializer as ErrorSerializer  # the one error shape
 from games.models import GameStatus
 from games.presenters import game_summary
 
@@ -38,7 +38,8 @@ class GameOptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    seats = SeatSpecSerializer(many=True, min_length=4, max_length=4)
+    # many=True hands min_length/max_length to the ListSerializer, which the stubs do not know.
+    seats = SeatSpecSerializer(many=True, min_length=4, max_length=4)  # type: ignore[call-arg]
     options = GameOptionsSerializer(required=False)
 
 

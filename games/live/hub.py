@@ -191,7 +191,11 @@ class Hub:
             return
         snap = watch.snap
         fresh = snap is not None and watch.snap_gen == watch.gen
-        if fresh and (seq < snap.seq or (seq == snap.seq and status == snap.status)):
+        if (
+            fresh
+            and snap is not None
+            and (seq < snap.seq or (seq == snap.seq and status == snap.status))
+        ):
             return
         self._bump(watch)
 

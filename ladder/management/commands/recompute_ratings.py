@@ -24,7 +24,10 @@ class Command(BaseCommand):
         quiet = options["no_progress"] or options["verbosity"] == 0
 
         def progress(items: Iterable[Any], total: int) -> Iterable[Any]:
-            return tqdm(items, total=total, unit="game", disable=quiet, file=self.stderr)
+            bar: Iterable[Any] = tqdm(
+                items, total=total, unit="game", disable=quiet, file=self.stderr
+            )
+            return bar
 
         started = time.perf_counter()
         summary = ladder_recompute(progress=progress)
