@@ -48,7 +48,7 @@ def bots_worker(tmp_path: Any) -> Iterator[None]:
 
 @pytest.fixture
 def short_pause(settings: Any) -> None:
-    settings.GAMES_TRICK_PAUSE_MS = 250  # the test plays fast; people get the default
+    settings.GAMES_TRICK_PAUSE_MS = 150  # the test plays fast; people get the default
 
 
 def _sign_up(page: Any, base: str) -> None:

@@ -98,7 +98,9 @@
     if (newScores && scoresOpen !== null) newScores.open = scoresOpen;
     syncSummary();
     var target = key && board().querySelector(key);
-    if (returnFocus) { returnFocus = false; focusHand(); }
+    // After this page's move (or when the focused button went away), focus goes back to
+    // the hand: the first card or bid that may be chosen, else the first card.
+    if (returnFocus || (key && !target)) { returnFocus = false; focusHand(); }
     else if (target) target.focus();
     showTurnInTitle();
   }
@@ -388,6 +390,7 @@
         board().querySelectorAll(".hand button, .bids button").forEach(function (b) {
           b.setAttribute("aria-disabled", "true");
         });
+        if (hadFocus && !board().contains(document.activeElement)) focusHand();
         var seqNow = data.move && data.move.seq;
         // The feed may have brought this move (and its answers) while it was on its way.
         if (seqNow && curSeq >= seqNow && !queue.length && !pumping) return refresh();
