@@ -413,9 +413,6 @@ class DealCore:
         return MustFollowSuit(f"You must follow suit: you hold {led}.", {**extra, "led": led})
 
     # -- results -----------------------------------------------------------------------
-    def is_over(self) -> bool:
-        return self.phase == DONE
-
     def all_passed(self) -> bool:
         return len(self.bids) == 4 and self.bids.count(PASS) == 4
 
@@ -508,10 +505,10 @@ class DealState(DealCore):
     def clone(self) -> DealState:
         return DealState.copy_of(self)
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: object) -> None:
         """Apply a bid or a card for the seat to act; raises a typed error, changing nothing,
-        when it is not legal."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= BOARD:
+        when it is not legal (``object``: a value of any type gets the typed error)."""
+        if type(action) is not int or not 0 <= action <= BOARD:
             raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)[:20]})
         if action < 54:
             self.play(action)
