@@ -62,6 +62,12 @@
     return board().querySelector(".bids button, .hand button:not([aria-disabled='true'])");
   }
 
+  // Whether keyboard focus was last in the hand or the bids (kept there across swaps).
+  var handFocus = false;
+  document.addEventListener("focusin", function (e) {
+    handFocus = !!(e.target.closest && e.target.closest(".hand, .bids"));
+  });
+
   function focusHand() {
     var target = playable() || board().querySelector(".hand button");
     if (target) target.focus();
@@ -100,7 +106,8 @@
     var target = key && board().querySelector(key);
     // After this page's move (or when the focused button went away), focus goes back to
     // the hand: the first card or bid that may be chosen, else the first card.
-    if (returnFocus || (key && !target)) { returnFocus = false; focusHand(); }
+    var lost = handFocus && !board().contains(document.activeElement);
+    if (returnFocus || (key && !target) || lost) { returnFocus = false; focusHand(); }
     else if (target) target.focus();
     showTurnInTitle();
   }
@@ -198,6 +205,10 @@
     box.append(div);
     if (String(ev.seat) === seat) {
       var mine = board().querySelector(".hand [data-card='" + ev.card + "']");
+      if (mine && mine === document.activeElement) {
+        var near = mine.nextElementSibling || mine.previousElementSibling;
+        if (near) near.focus();
+      }
       if (mine) mine.remove();
     }
   }
