@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder browser clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,9 @@ bench-bots: install
 
 bench-ladder: install
 	$(BIN)/python bench/ladder.py
+
+bench-arena: install
+	$(BIN)/python bench/arena.py
 
 clean:
 	rm -rf var
