@@ -52,9 +52,7 @@ def _bots(n: int, tag: str, strategy: str, rated: bool) -> list[int]:
     from ladder.models import PlayerRating
 
     User = get_user_model()
-    users = User.objects.bulk_create(
-        User(username=f"ab-{tag}-{i}", password="!") for i in range(n)
-    )
+    users = User.objects.bulk_create(User(username=f"ab-{tag}-{i}", password="!") for i in range(n))
     players = Player.objects.bulk_create(
         Player(name=f"ab-{tag}-{i}", is_bot=True, owner=u) for i, u in enumerate(users)
     )

@@ -18,7 +18,11 @@ PAIRS = 2
 # About 3,300 bot moves in all; a worker on an idle core plays them in about a minute.
 PAIR_TIMEOUT_S = 420
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(2 * PAIR_TIMEOUT_S + 120),
+]
 
 
 def test_the_arena_plays_four_hosted_bots_to_finished_rated_duplicate_pairs(worker_factory) -> None:  # type: ignore[no-untyped-def]
