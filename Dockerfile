@@ -18,9 +18,13 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY . .
 
 # Static files are collected at build time and served by WhiteNoise.
-RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput --verbosity 0 \
+RUN DJANGO_ENV=local python manage.py collectstatic --noinput --verbosity 0 \
     && useradd --system --uid 10001 --home-dir /app backalley \
     && mkdir -p /app/var && chown -R backalley /app/var
+
+# Every process of the image runs the production settings: DEBUG off, and no start without
+# DJANGO_SECRET_KEY, BOTS_WEBHOOK_KEY and DJANGO_ALLOWED_HOSTS from the environment.
+ENV DJANGO_ENV=production
 
 USER backalley
 EXPOSE 8000

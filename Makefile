@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena browser clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The engine's hot modules compiled with mypyc (games/engine/native.py); if the build fails
+# the pure-Python engine runs, as it does with BACKALLEY_ENGINE=pure.
+ENGINE_NATIVE := $(VENV)/.engine-native
+ENGINE_SOURCES := $(wildcard games/engine/*.py) scripts/build_engine.py
+
+$(ENGINE_NATIVE): $(STAMP) $(ENGINE_SOURCES)
+	@mkdir -p var
+	$(BIN)/python scripts/build_engine.py > var/engine-build.log 2>&1 \
+	  || echo "engine: the compiled build failed (see var/engine-build.log); the pure-Python engine runs"
+	touch $@
+
+install: $(STAMP) $(ENGINE_NATIVE)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
 browser:
@@ -25,13 +36,19 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bash scripts/run-dev.sh
 
+# The layers (import-linter contracts in pyproject.toml) and ruff first: a wrong import or a
+# lint error fails before the (long) test run.
 test: install browser
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
 	$(BIN)/pytest
+	BACKALLEY_ENGINE=pure $(BIN)/pytest -q tests/engine tests/bots/strategies
 
 test-fast: install
 	$(BIN)/pytest -m "not browser and not worker and not server"
 
 lint: install
+	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
@@ -39,7 +56,7 @@ typecheck: install
 	$(BIN)/mypy games/engine
 
 bench-engine: install
-	$(BIN)/pip install --quiet '.[bench]' || echo "open-spiel unavailable: benchmarking our engine alone"
+	$(BIN)/pip install --quiet -e '.[dev,bench]' || echo "open-spiel unavailable: benchmarking our engine alone"
 	$(BIN)/python bench/engine.py
 
 bench-api: install
@@ -54,5 +71,11 @@ bench-ladder: install
 bench-arena: install
 	$(BIN)/python bench/arena.py
 
+# Waiting clients (SSE and long polls) against the compose web command; needs PostgreSQL and
+# Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
+bench-live: install
+	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
+
 clean:
 	rm -rf var
+	rm -f games/engine/*.so

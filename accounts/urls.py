@@ -7,7 +7,7 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", views.tokens, name="account-tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="account-token-revoke"),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm, TokenForm
 from accounts.services import player_for_user
+from accounts.throttles import LoginThrottle, SignupThrottle, allowed
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.errors import DomainError
 
@@ -25,9 +29,15 @@ def _next_url(request: HttpRequest) -> str | None:
     return None
 
 
+def _too_many(request: HttpRequest, what: str) -> HttpResponse:
+    return render(request, "registration/throttled.html", {"what": what}, status=429)
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and not allowed(SignupThrottle(), request):
+        return _too_many(request, "sign-ups")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -82,3 +92,14 @@ def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("account-tokens")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, with attempts per address limited (django-axes locks users)."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not allowed(LoginThrottle(), request):
+            return _too_many(request, "login attempts")
+        return super().post(request, *args, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.views import defaults
 
 from backalley_site.errors import error_body
@@ -30,7 +30,23 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(
+    request: HttpRequest,
+    exception: Exception | None = None,
+    *,
+    message: str = "The request could not be read.",
+) -> HttpResponse:
     if _is_api(request):
-        return JsonResponse(error_body("bad_request", "The request could not be read."), status=400)
+        return JsonResponse(error_body("bad_request", message), status=400)
+    if exception is None:
+        # Called by a middleware, not by Django's handler400: the same page, status 400.
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
     return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            error_body("permission_denied", "You may not do this here."), status=403
+        )
+    return defaults.permission_denied(request, exception)  # type: ignore[arg-type]

@@ -45,11 +45,6 @@ class NotFoundError(DomainError):
     http_status = 404
 
 
-class PermissionDeniedError(DomainError):
-    code = "permission_denied"
-    http_status = 403
-
-
 class ConflictError(DomainError):
     code = "conflict"
     http_status = 409

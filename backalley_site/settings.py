@@ -1,13 +1,19 @@
 """Settings, read from the environment (see `.env.example`).
 
 With no environment at all the service runs on embedded defaults: SQLite for the database
-and Celery's filesystem transport as a local broker, both under `var/`.
+and Celery's filesystem transport as a local broker, both under `var/`, DEBUG on.
+
+``DJANGO_ENV=production`` (the Dockerfile sets it) turns DEBUG off for good, refuses to start
+without its secrets and host names, and turns on HSTS, secure cookies and the HTTPS
+redirect (docs/deployment.md); ``manage.py check --deploy`` is clean under it.
 """
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -15,9 +21,35 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
-ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["*"])
+DJANGO_ENV = env.str("DJANGO_ENV", default="local")
+if DJANGO_ENV not in ("local", "production"):
+    raise ImproperlyConfigured(f"DJANGO_ENV is 'local' or 'production', not {DJANGO_ENV!r}.")
+PRODUCTION = DJANGO_ENV == "production"
+
+
+def _required(name: str, why: str) -> str:
+    """A setting production cannot start without (no default may stand in for a secret)."""
+    value = env.str(name, default="")
+    if not value:
+        raise ImproperlyConfigured(f"{name} must be set when DJANGO_ENV=production: {why}")
+    return value
+
+
+if PRODUCTION:
+    if env.bool("DJANGO_DEBUG", default=False):
+        raise ImproperlyConfigured("DJANGO_DEBUG cannot be on when DJANGO_ENV=production.")
+    DEBUG = False
+    SECRET_KEY = _required("DJANGO_SECRET_KEY", "50 or more random characters.")
+    ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+    if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "DJANGO_ALLOWED_HOSTS must list the site's host names when DJANGO_ENV=production."
+        )
+else:
+    # Local zero-setup defaults: never used by a production process (see above).
+    DEBUG = env.bool("DJANGO_DEBUG", default=True)
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
+    ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["*"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -38,10 +70,12 @@ INSTALLED_APPS = [
     "bots",
     "clock",
     "tournaments",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "backalley_site.middleware.RequestSanityMiddleware",
     "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -50,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "backalley_site.urls"
@@ -66,6 +102,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "bots.views.house_bots",  # the one-click form against house bots
             ],
         },
     },
@@ -75,9 +112,10 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# Production keeps connections between requests (a new PostgreSQL connection costs several
-# ms per request; docker-compose sets 60 s); health checks replace one the server dropped.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
+# With DEBUG off, connections are kept between requests by default (a new PostgreSQL
+# connection costs several ms per request); health checks replace one the server dropped.
+# In development (DEBUG on) each request opens its own, so runserver's threads never pile up.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0 if DEBUG else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Under ASGI each sync request runs in a thread of its own, so a connection kept "per thread"
 # is never reused: serve with DB_POOL=true instead (psycopg's pool, one per process, bounded),
@@ -98,6 +136,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -114,16 +157,42 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Bodies larger than this are refused before any view runs.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)
-# API sign-ups allowed per client address (DRF rate syntax).
+# Sign-ups (site and API together) allowed per client address (DRF rate syntax).
 ACCOUNTS_API_SIGNUP_RATE = env.str("ACCOUNTS_API_SIGNUP_RATE", default="20/hour")
+# Login attempts on the site per client address, on top of django-axes' lockout below.
+ACCOUNTS_LOGIN_RATE = env.str("ACCOUNTS_LOGIN_RATE", default="60/hour")
+
+# --- Client addresses, throttles and the shared cache ---------------------------------------
+# How many proxies in front of the app append to X-Forwarded-For. 0 (the default) trusts no
+# X-Forwarded-For at all: the client is REMOTE_ADDR. Behind one load balancer, set 1.
+NUM_PROXIES = env.int("DJANGO_NUM_PROXIES", default=0)
+# Throttle counters and lockouts must be seen by every process: Redis when CACHE_URL names
+# one (docker-compose does), else Django's database cache (its table comes with `migrate`).
+CACHES = {"default": env.cache("CACHE_URL", default="dbcache://django_cache")}
+# django-axes: this many failed logins from one address for one username lock that pair
+# out for AXES_COOLOFF_TIME hours; attempts are rows in the database every process sees.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_TIME", default=1.0)
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "backalley_site.clientip.client_ip"
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # JSON that is too deep or holds text PostgreSQL cannot store is a 400 malformed_json.
+    "DEFAULT_PARSER_CLASSES": [
+        "backalley_site.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Every API error leaves as {"code", "message", "extra"} (backalley_site/errors.py).
     "EXCEPTION_HANDLER": "backalley_site.exception_handler.api_exception_handler",
+    # The same client address as django-axes (backalley_site/clientip.py): see NUM_PROXIES.
+    "NUM_PROXIES": NUM_PROXIES,
     # Personal API tokens (Authorization: Bearer bac_...) first, then the site's session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.BearerTokenAuthentication",
@@ -238,7 +307,21 @@ BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
 # This many faults in a row suspend a webhook bot.
 BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
-BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default=SECRET_KEY)
+# A key of its own (not SECRET_KEY), so rotating either one leaves the other alone.
+if PRODUCTION:
+    BOTS_WEBHOOK_KEY = _required("BOTS_WEBHOOK_KEY", "webhook secrets are derived from it.")
+    if BOTS_WEBHOOK_KEY == SECRET_KEY:
+        raise ImproperlyConfigured("BOTS_WEBHOOK_KEY must differ from DJANGO_SECRET_KEY.")
+else:
+    BOTS_WEBHOOK_KEY = env.str("BOTS_WEBHOOK_KEY", default="dev-only-webhook-key")
+# Rotating it: put the old key here; turns are signed with both (one v2= value each) until
+# BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL (an ISO date-time; unset = until the old key is removed).
+BOTS_WEBHOOK_PREVIOUS_KEYS = env.list("BOTS_WEBHOOK_PREVIOUS_KEYS", default=[])
+BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL: datetime | None = None
+if _until := env.str("BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", default=""):
+    BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = datetime.fromisoformat(_until)
+    if BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.tzinfo is None:
+        BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.replace(tzinfo=UTC)
 
 # --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
 # The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.
@@ -308,3 +391,18 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# --- Production: HTTPS only --------------------------------------------------------------
+if PRODUCTION:
+    # Behind a TLS-terminating proxy, name the header it sets (e.g. X-Forwarded-Proto) so
+    # Django knows a request came over HTTPS; never set it without such a proxy in front.
+    if _proxy_header := env.str("DJANGO_SECURE_PROXY_SSL_HEADER", default=""):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # The container's own health check speaks plain HTTP on loopback.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True

@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from backalley_site.views import healthz, home, rules
+from bots import views as bots_views
 from bots.arena import urls as arena_urls
 
 urlpatterns = [
@@ -13,6 +14,8 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
+    # One click against house bots: a bots page, at its address among the play pages.
+    path("games/play-bots/", bots_views.play_bots, name="play-bots"),
     path("games/", include("games.web.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -32,5 +35,6 @@ urlpatterns = [
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).
 handler400 = "backalley_site.error_views.bad_request"
+handler403 = "backalley_site.error_views.permission_denied"
 handler404 = "backalley_site.error_views.not_found"
 handler500 = "backalley_site.error_views.server_error"

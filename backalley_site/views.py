@@ -11,10 +11,8 @@ from backalley_site.errors import error_body
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    from games.web.views import bots_choices  # the one-click form against house bots
-
     greeted = bool(request.session.pop("greeted", False))
-    return render(request, "home.html", {"greeted": greeted, "bots": bots_choices()})
+    return render(request, "home.html", {"greeted": greeted})
 
 
 def rules(request: HttpRequest) -> HttpResponse:

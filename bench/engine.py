@@ -7,7 +7,9 @@ random legal action until the game ends. For our engine every action goes throug
 4 players and 12 tricks; its chance steps (the deal, the trump card) are sampled and
 counted in its time but not as decisions, so both sides count bids and plays only.
 
-OpenSpiel is run twice: sampling each chance step from `chance_outcomes()` by its
+Our engine is run twice, each in a child process: compiled (the mypyc build that
+`make install` makes, see games/engine/native.py) and pure Python (`BACKALLEY_ENGINE=pure`);
+the compiled run is skipped when the build is missing. OpenSpiel is run twice: sampling each chance step from `chance_outcomes()` by its
 probabilities (the general loop, as OpenSpiel's own examples do), and picking uniformly
 among the chance node's legal actions (a shortcut that is exact for oh_hell, whose chance
 outcomes are all equally likely, and cheaper in Python). The ratio is printed for both.
@@ -19,15 +21,17 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import random
+import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engine.state import GameState  # noqa: E402
+from games.engine import native  # noqa: E402
 
 
 @dataclass
@@ -54,6 +58,8 @@ class Throughput:
 
 
 def bench_ours(seconds: float, seed: int) -> Throughput:
+    from games.engine.state import GameState
+
     rng = random.Random(seed)
     games = decisions = 0
     start = time.process_time()
@@ -66,7 +72,22 @@ def bench_ours(seconds: float, seed: int) -> Throughput:
             state.apply(legal[rng.randrange(len(legal))])
             decisions += 1
         games += 1
-    return Throughput("backalley (full checks)", games, decisions, time.process_time() - start)
+    kind = "compiled" if native.compiled() else "pure"
+    return Throughput(
+        f"backalley {kind} (full checks)", games, decisions, time.process_time() - start
+    )
+
+
+def bench_ours_in_child(seconds: float, seed: int, engine: str) -> Throughput:
+    """``bench_ours`` in a fresh process running the ``engine`` build ("pure" or "auto")."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--ours-only", f"--seconds={seconds}", f"--seed={seed}"],
+        env={**os.environ, "BACKALLEY_ENGINE": engine},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Throughput(**json.loads(done.stdout))
 
 
 def bench_openspiel(seconds: float, seed: int, *, uniform_chance: bool) -> Throughput | None:
@@ -102,19 +123,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time per engine")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ours-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.ours_only:  # the child process of bench_ours_in_child
+        print(json.dumps(asdict(bench_ours(args.seconds, args.seed))))
+        return
 
     print(f"load average before the run: {os.getloadavg()[0]:.2f}")
-    ours = bench_ours(args.seconds, args.seed)
-    print(ours.line())
+    ours = [bench_ours_in_child(args.seconds, args.seed, "pure")]
+    if native.built():
+        ours.append(bench_ours_in_child(args.seconds, args.seed, "auto"))
+    else:
+        print("backalley compiled: not built (make install builds it) - pure Python only")
+    for o in ours:
+        print(o.line())
     for uniform_chance in (False, True):
         theirs = bench_openspiel(args.seconds, args.seed, uniform_chance=uniform_chance)
         if theirs is None:
             print("openspiel: not installed (pip install open-spiel) - no comparison")
             return
         print(theirs.line())
-        ratio = ours.decisions_per_second / theirs.decisions_per_second
-        print(f"  decisions/s ratio, backalley / {theirs.name}: {ratio:.2f}x")
+        for o in ours:
+            ratio = o.decisions_per_second / theirs.decisions_per_second
+            print(f"  decisions/s ratio, {o.name} / {theirs.name}: {ratio:.2f}x")
+    print(f"load average after the run: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,17 @@ Redis (the broker URL, as compose does). Games are prepared through the services
 number of waiting clients is stepped up: half follow a game's SSE stream, half long-poll
 it (``wait=55``, re-polling after each answer), spread evenly over the games and their
 seats (each seat's token holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At each step,
-once the new clients are admitted, for ``--window`` seconds:
+once the new clients are admitted and the server has settled (five ``/healthz/`` in a row
+within 3x the idle median, or 60 s), for ``--window`` seconds:
 
 - ``/healthz/`` is timed back to back (p50/p99; the idle figure is taken before any client);
 - two moves a second are made through the API in games with waiters; each waiting client's
   delay from the move's commit (taken as the moment the mover gets its 201; an event that
   arrives before that counts 0) to the event's arrival is recorded (p50/p99), and also the
   delay from the move's request (which adds the move's own processing);
-- a client is dropped if its stream ends or fails, or a long poll fails or is refused.
+- a client is dropped if its stream ends or fails, or a long poll fails or is refused;
+- the server's own CPU use (its processes' user+system time over the window, in cores)
+  tells the server's cost apart from the machine's other load.
 
 Prints the step table, the largest count held (healthz p99 <= 3x idle and < 250 ms,
 move->event p99 <= 100 ms, none dropped) and the load average. File descriptors: this
@@ -32,6 +35,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import shlex
 import signal
 import socket
@@ -46,6 +50,30 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time so far of these processes (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def server_pids(root: int) -> list[int]:
+    """The gunicorn arbiter and its workers."""
+    pids = [root]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == root:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError):
+            continue
+    return pids
 
 
 def pct(values: list[float], q: float) -> float:
@@ -73,7 +101,9 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
     )
-    env.pop("DJANGO_SECRET_KEY", None)
+    for name, value in list(env.items()):  # compose's ${VAR:?...}: throwaway keys for this run
+        if value.startswith("${"):
+            env[name] = secrets.token_urlsafe(64)
     binary = Path(sys.executable).parent / args[0]
     proc = subprocess.Popen(
         [str(binary), *args[1:]],
@@ -330,7 +360,22 @@ class Bench:
         return times, made
 
 
-async def run(args: argparse.Namespace, port: int, games: list[GameInfo]) -> list[dict[str, Any]]:
+async def settle(bench: Bench, idle_p50: float, limit: float = 60.0) -> None:
+    """Wait until the server has worked through the new clients' admission: five /healthz/
+    in a row within 3x the idle median (or ``limit`` seconds)."""
+    conn = await bench.http.open()
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        times = [await bench.healthz(conn) for _ in range(5)]
+        if max(times) <= 3 * idle_p50 + 0.005:
+            break
+        await asyncio.sleep(0.5)
+    conn[1].close()
+
+
+async def run(
+    args: argparse.Namespace, port: int, games: list[GameInfo], pids: list[int]
+) -> list[dict[str, Any]]:
     bench = Bench(port, games)
     conn = await bench.http.open()
     idle = [await bench.healthz(conn) for _ in range(40)]
@@ -347,12 +392,14 @@ async def run(args: argparse.Namespace, port: int, games: list[GameInfo]) -> lis
         deadline = time.monotonic() + 120
         while bench.stats.admitted + bench.stats.dropped < target and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
+        await settle(bench, pct(idle, 0.5))
         admit_s = time.monotonic() - ramp_started
-        await asyncio.sleep(2.0)
+        cpu_before, wall_before = cpu_seconds(pids), time.monotonic()
         bench.stats.deliveries.clear()
         bench.stats.from_request.clear()
         dropped_before = bench.stats.dropped
         times, made = await bench.window(args.window, args.moves)
+        server_cpu = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - wall_before)
         d = bench.stats.deliveries
         row = {
             "clients": target,
@@ -368,6 +415,7 @@ async def run(args: argparse.Namespace, port: int, games: list[GameInfo]) -> lis
             "dropped": bench.stats.dropped,
             "dropped_in_step": bench.stats.dropped - dropped_before,
             "load": os.getloadavg()[0],
+            "server_cpu": server_cpu,
         }
         row["held"] = (
             row["healthz_p99"] <= 3 * idle_p99 * 1000
@@ -381,7 +429,8 @@ async def run(args: argparse.Namespace, port: int, games: list[GameInfo]) -> lis
             f"{row['healthz_p50']:6.1f} p99 {row['healthz_p99']:6.1f} ms  move->event p50 "
             f"{row['event_p50']:6.1f} p99 {row['event_p99']:6.1f} ms (from the request p50 "
             f"{row['request_p50']:6.1f} p99 {row['request_p99']:6.1f}; {len(d)} deliveries of "
-            f"{made} moves)  dropped {row['dropped']}  load {row['load']:.1f}  "
+            f"{made} moves)  dropped {row['dropped']}  server CPU {server_cpu:.2f} cores  "
+            f"load {row['load']:.1f}  "
             f"{'held' if row['held'] else 'NOT held'}",
             flush=True,
         )
@@ -428,6 +477,8 @@ def main() -> None:
         import httpx
 
         for _ in range(300):
+            if proc.poll() is not None:
+                sys.exit(f"the server exited; see {log}")
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/healthz/", timeout=2).status_code == 200:
                     break
@@ -439,7 +490,7 @@ def main() -> None:
             uvloop.install()
         except ImportError:
             pass
-        rows = asyncio.run(run(args, port, games))
+        rows = asyncio.run(run(args, port, games, server_pids(proc.pid)))
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)

@@ -104,14 +104,21 @@ def bench_pairing(n: int = 1000) -> None:
 # --- database set-up ---------------------------------------------------------------------
 
 
-def setup_django() -> None:
-    import psycopg
+def _bench_module(name: str):  # type: ignore[no-untyped-def]
+    """A sibling bench script as a module (``bench/ladder.py`` would shadow the app)."""
+    import importlib.util
 
-    name = BENCH_DB.rsplit("/", 1)[1]
-    admin = BENCH_DB.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+    spec = importlib.util.spec_from_file_location(
+        f"bench_{name}", Path(__file__).with_name(f"{name}.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def setup_django() -> None:
+    _bench_module("ladder").ensure_database(BENCH_DB)
     os.environ["DATABASE_URL"] = BENCH_DB
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
     os.environ["DJANGO_DEBUG"] = "false"
@@ -180,30 +187,21 @@ def build_event(n: int, rounds: int = 5) -> int:
         for tb, plan_table, (a, b) in zip(tables, rnd.tables, totals, strict=True):
             ns, ew = plan_table.seats[0], plan_table.seats[1]
             win = 1 if a == b else (2 if a > b else 0)
-            rows.append(
-                Result(
-                    round=r,
-                    entrant=entrants[ns],
-                    table=tb,
-                    seat=0,
-                    scored=True,
-                    half_points=win,
-                    total=a,
-                    against=b,
+            for seat, (entrant, half_points, mine, theirs) in enumerate(
+                ((ns, win, a, b), (ew, 2 - win, b, a))
+            ):
+                rows.append(
+                    Result(
+                        round=r,
+                        entrant=entrants[entrant],
+                        table=tb,
+                        seat=seat,
+                        scored=True,
+                        half_points=half_points,
+                        total=mine,
+                        against=theirs,
+                    )
                 )
-            )
-            rows.append(
-                Result(
-                    round=r,
-                    entrant=entrants[ew],
-                    table=tb,
-                    seat=1,
-                    scored=True,
-                    half_points=2 - win,
-                    total=b,
-                    against=a,
-                )
-            )
         rows += [
             Result(round=r, entrant=entrants[e], bye=True, scored=True, half_points=2)
             for e in rnd.byes
@@ -254,16 +252,9 @@ def bench_standings(runs: int = 40) -> None:
 
 
 def _cpu_s(main_pid: int) -> float:
-    """User + system CPU of the worker's main process and its pool children (from /proc)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(stat.parent.name) == main_pid or int(fields[1]) == main_pid:
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    """User + system CPU of the worker's main process and its pool children."""
+    pipeline = _bench_module("bots_pipeline")
+    return float(pipeline._cpu_s(pipeline._worker_pids(main_pid)))
 
 
 def bench_duplicate(partnerships: int, rounds: int, timeout: float) -> None:

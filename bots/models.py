@@ -65,11 +65,6 @@ class Bot(models.Model):
     def __str__(self) -> str:
         return f"{self.player.name} ({self.kind})"
 
-    @property
-    def is_worker_played(self) -> bool:
-        """Hosted and webhook bots are played by Celery workers; API bots by their owner."""
-        return self.kind in (BotKind.HOSTED, BotKind.WEBHOOK)
-
 
 class FaultKind(models.TextChoices):
     TIMEOUT = "timeout", "No answer before the deadline"

@@ -32,15 +32,32 @@ def bot_secret(bot: Bot) -> str:
     return signing.derive_secret(settings.BOTS_WEBHOOK_KEY, bot.secret_nonce)
 
 
+def bot_signing_secrets(bot: Bot) -> list[str]:
+    """The secrets a turn is signed with: the current one, then (while the operator's grace
+    period for a rotated server key lasts) the ones derived from the previous keys, so bots
+    keep verifying until their owners fetch the new secret."""
+    found = [bot_secret(bot)]
+    until = getattr(settings, "BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", None)
+    if until is None or timezone.now() < until:
+        for key in getattr(settings, "BOTS_WEBHOOK_PREVIOUS_KEYS", []):
+            found.append(signing.derive_secret(key, bot.secret_nonce))
+    return found
+
+
 def _checked_ping(url: str, secret: str) -> str:
     """Refuse a URL that is not allowed or whose owner does not answer the signed ping."""
     netguard.check_url(url)
     try:
         webhook.ping(url, secret)
     except webhook.WebhookFault as exc:
+        # One neutral answer whatever went wrong: saying "refused", "timed out" or "HTTP 404"
+        # would let anyone use registration to learn which hosts and ports answer.
         raise WebhookPingFailed(
-            message=f"The verification ping to the webhook failed ({exc.kind}): {exc.detail}",
-            extra={"fault": exc.kind},
+            message=(
+                "The webhook did not answer the signed verification ping with its challenge "
+                "in time. See docs/bots.md for what a bot must answer."
+            ),
+            extra={},
         ) from exc
     return url
 

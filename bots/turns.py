@@ -55,7 +55,7 @@ def _webhook_action(bot: Bot, game: Game, seat: int, state: Any) -> int | None:
         timeout_s = webhook.turn_timeout_s()
         payload = turn_payload(game, seat, state, timeout_s)
         reply = webhook.post_signed(
-            bot.webhook_url, services.bot_secret(bot), payload, timeout_s=timeout_s
+            bot.webhook_url, services.bot_signing_secrets(bot), payload, timeout_s=timeout_s
         )
         action = webhook.parse_answer(reply.body, state.legal_actions())
     except SoftTimeLimitExceeded:

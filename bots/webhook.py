@@ -10,13 +10,17 @@ changes between the check and the connection cannot steer the call to a private 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import ssl
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
+import certifi
 import httpx
 from django.conf import settings
 
@@ -54,21 +58,25 @@ PING_TIMEOUT_S = 5.0
 
 
 def _pinned_request(checked: netguard.CheckedUrl) -> tuple[str, dict[str, str], dict[str, Any]]:
-    """URL rewritten to the checked address, plus the Host header and TLS server name."""
+    """URL rewritten to the checked address, plus the Host header and TLS server name.
+
+    Only the authority changes: the path and query string are sent exactly as registered.
+    """
+    parts = urlsplit(checked.url)
     address = checked.addresses[0]
     host_part = f"[{address}]" if ":" in address else address
     default_port = 443 if checked.scheme == "https" else 80
     netloc_host = checked.host if ":" not in checked.host else f"[{checked.host}]"
     host_header = netloc_host if checked.port == default_port else f"{netloc_host}:{checked.port}"
-    rest = checked.url.split("://", 1)[1]
-    path = rest[rest.find("/") :] if "/" in rest else "/"
-    url = f"{checked.scheme}://{host_part}:{checked.port}{path}"
+    target = urlunsplit(
+        (checked.scheme, f"{host_part}:{checked.port}", parts.path or "/", parts.query, "")
+    )
     extensions = {"sni_hostname": checked.host} if checked.scheme == "https" else {}
-    return url, {"Host": host_header}, extensions
+    return target, {"Host": host_header}, extensions
 
 
 def post_signed(
-    url: str, secret: str, payload: dict[str, Any], *, timeout_s: float
+    url: str, secrets: Sequence[str], payload: dict[str, Any], *, timeout_s: float
 ) -> WebhookReply:
     """POST ``payload`` signed; return the JSON object answered, or raise a WebhookFault.
 
@@ -81,7 +89,7 @@ def post_signed(
     except netguard.WebhookUrlError as exc:
         raise WebhookFault(FaultKind.REFUSED_URL, exc.message) from exc
     body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
-    headers = signing.signed_headers(secret, body)
+    headers = signing.signed_headers(secrets, body)
     headers["User-Agent"] = USER_AGENT
     headers["Accept-Encoding"] = "identity"
     pinned_url, host_header, extensions = _pinned_request(checked)
@@ -101,12 +109,20 @@ def post_signed(
     return WebhookReply(body=read_answer(raw), elapsed_s=elapsed)
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """Built once per process: loading the CA bundle costs tens of ms, not the bot's time."""
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 async def _exchange(
     url: str, headers: dict[str, str], body: bytes, extensions: dict[str, Any], timeout_s: float
 ) -> tuple[int, bytes]:
     timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 1.0))
     async with (
-        httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client,
+        httpx.AsyncClient(
+            timeout=timeout, follow_redirects=False, trust_env=False, verify=_tls_context()
+        ) as client,
         client.stream("POST", url, content=body, headers=headers, extensions=extensions) as resp,
     ):
         raw = bytearray()
@@ -180,7 +196,7 @@ def ping(url: str, secret: str, *, timeout_s: float | None = None) -> None:
     challenge = signing.new_nonce()
     reply = post_signed(
         url,
-        secret,
+        [secret],
         {"type": "ping", "challenge": challenge},
         timeout_s=timeout_s if timeout_s is not None else max(PING_TIMEOUT_S, turn_timeout_s()),
     )

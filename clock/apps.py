@@ -7,7 +7,11 @@ class ClockConfig(AppConfig):
     verbose_name = "Correspondence clock"
 
     def ready(self) -> None:
-        # Follow every game's turns through the games app's after-commit hooks.
-        from clock import hooks
+        # Follow every game's turns through the games app's durable events, show the running
+        # deadline with each game, and own the time-control option (games never imports us).
+        from clock import hooks, selectors, timecontrol
+        from games import extensions
 
         hooks.install()
+        extensions.register_game_part("clock", selectors.clock_info)
+        extensions.register_option("time_control", timecontrol.time_control_clean)

@@ -19,7 +19,7 @@ REMIND_AT_FRACTION = 0.8
 TIMEOUTS_TO_ABANDON = 3
 
 
-def time_control_clean(value: Mapping[str, Any]) -> dict[str, int]:
+def time_control_clean(value: Any) -> dict[str, int]:
     """``{"days_per_move": 1..14, "reserve_days": 0..30}`` (reserve defaults to 0).
 
     Raises the games app's ``bad_game_setup`` error, so a bad option at game creation is
@@ -30,6 +30,8 @@ def time_control_clean(value: Mapping[str, Any]) -> dict[str, int]:
     """
     from games.errors import BadGameSetup
 
+    if not isinstance(value, Mapping):
+        raise BadGameSetup(message="Option 'time_control' is an object or null.")
     unknown = sorted(set(value) - {"days_per_move", "reserve_days"})
     if unknown:
         raise BadGameSetup(

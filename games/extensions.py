@@ -10,7 +10,9 @@ the tournament round a game belongs to), it registers a *part* in its ``AppConfi
 A part is a function of the game row that returns JSON-ready data (or ``None`` when it has
 nothing to say about that game). The games presenters put every registered part into the
 game's payload under its name, so the API and the pages show it without knowing its owner.
-Game options owned by another app (the time control) register their cleaner the same way.
+Game options owned by another app (the time control) register their cleaner the same way,
+and what an app shows on a game's record page (the ladder's rating changes) is a *page
+part*: computed only for that page, never on the move path.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ OptionCleaner = Callable[[Any], Any]
 
 _parts: dict[str, GamePart] = {}
 _options: dict[str, OptionCleaner] = {}
+_page_parts: dict[str, GamePart] = {}
 
 
 def register_game_part(name: str, part: GamePart) -> GamePart:
@@ -48,3 +51,13 @@ def register_option(name: str, cleaner: OptionCleaner) -> OptionCleaner:
 
 def option_cleaners() -> dict[str, OptionCleaner]:
     return dict(_options)
+
+
+def register_page_part(name: str, part: GamePart) -> GamePart:
+    """Give ``part(game)`` to the game's record page under ``name`` (idempotent by name)."""
+    _page_parts[name] = part
+    return part
+
+
+def page_parts(game: Game) -> dict[str, Any]:
+    return {name: part(game) for name, part in _page_parts.items()}

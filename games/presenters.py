@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from games import extensions
 from games.models import Game, GameStatus, Seat
 
 if TYPE_CHECKING:
@@ -82,7 +83,5 @@ def state_payload(
     body = game_summary(game, seats)
     body["your_seat"] = seat
     body["view"] = state.view(seat) if state is not None else None
-    from clock.selectors import clock_info  # the running deadline, reserves, vacations
-
-    body["clock"] = clock_info(game)
+    body.update(extensions.game_parts(game))  # what listening apps add (the clock's deadline)
     return body

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Player
-from games import outbox, statecache
+from games import extensions, outbox, statecache
 from games.engine import shuffle
 from games.engine.actions import action_from_json, action_to_json, parse_action
 from games.engine.cards import card_str, mask_to_cards
@@ -55,9 +55,6 @@ from games.models import (
 )
 from games.presenters import state_payload
 
-OPTION_KEYS = {"rated", "time_control"}
-
-
 # --- teams -------------------------------------------------------------------------------
 
 
@@ -74,25 +71,25 @@ def team_get_or_create(*, player_a: Player, player_b: Player) -> Team:
 
 
 def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Options with defaults: ``rated`` (bool) and ``time_control`` (dict or None)."""
+    """Options with defaults: ``rated`` (bool, true unless said otherwise, for the API as for
+    the site) and each option another app registered (``games.extensions``; the clock's
+    ``time_control``), cleaned by that app, or None when not given."""
     options = dict(options or {})
-    unknown = set(options) - OPTION_KEYS
+    cleaners = extensions.option_cleaners()
+    unknown = set(options) - {"rated", *cleaners}
     if unknown:
         raise BadGameSetup(
             message=f"Unknown option(s): {', '.join(sorted(unknown))}.",
             extra={"unknown": sorted(unknown)},
         )
-    rated = options.get("rated", False)
+    rated = options.get("rated", True)
     if not isinstance(rated, bool):
         raise BadGameSetup(message="Option 'rated' is true or false.")
-    time_control = options.get("time_control")
-    if time_control is not None and not isinstance(time_control, dict):
-        raise BadGameSetup(message="Option 'time_control' is an object or null.")
-    if time_control is not None:
-        from clock.timecontrol import time_control_clean  # days per move 1..14, reserve
-
-        time_control = time_control_clean(time_control)
-    return {"rated": rated, "time_control": time_control}
+    clean: dict[str, Any] = {"rated": rated}
+    for name, cleaner in cleaners.items():
+        value = options.get(name)
+        clean[name] = None if value is None else cleaner(value)
+    return clean
 
 
 def game_create(

@@ -6,10 +6,13 @@ class LadderConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Rate each rated game once it has finished (the hook runs after commit).
+        # Rate each rated game once it has finished (a consumer of the games app's events);
+        # show a finished game's rating changes with it, and on its record page (games never
+        # imports us).
         from games import extensions
-        from ladder import hooks
+        from ladder import hooks, selectors
         from ladder.parts import ratings_part
 
         hooks.install()
         extensions.register_game_part("ratings", ratings_part)
+        extensions.register_page_part("ratings", selectors.game_changes)

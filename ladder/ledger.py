@@ -8,7 +8,6 @@ the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -119,18 +118,3 @@ class Ledger:
                 tally.add(change)
             pair_changes = list(zip(game.teams, results, strict=True))
         return RatedGame(game.game_id, list(zip(game.players, changes, strict=True)), pair_changes)
-
-    def rate_all(self, games: Iterable[GameResult]) -> Iterable[RatedGame]:
-        """Rate games one after another (the caller gives them in finishing order)."""
-        for game in games:
-            yield self.rate(game)
-
-
-def order_key(finished_at: object, game_id: int) -> tuple[object, int]:
-    """Games are rated in the order they finished; equal times go by game id."""
-    return (finished_at, game_id)
-
-
-def abandoned_from(seats: Collection[int]) -> frozenset[int]:
-    """Normalise a collection of abandoned seat numbers."""
-    return frozenset(int(s) for s in seats)

@@ -241,13 +241,3 @@ def ladder_rate_game(*, game_id: int) -> int:
         rated = [(book.rate(result), finished) for result, finished in results]
         write_rated(state, book, rated)
         return len(rated)
-
-
-def ladder_game_finished(*, game_id: int) -> None:
-    """Queue the rating of a game once the transaction that finished it commits.
-
-    For writers that finish a game outside the games services' own hook.
-    """
-    from ladder.hooks import enqueue_rating  # the hooks import the task, which imports us
-
-    transaction.on_commit(lambda: enqueue_rating(game_id))

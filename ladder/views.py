@@ -1,11 +1,10 @@
-"""The ladder's pages: standings, a player, the pairs, and a game with its replay.
+"""The ladder's pages: standings, a player, the pairs (a game's page is the games app's).
 
 Views only translate HTTP: the reads are in `ladder.selectors` and `games.selectors`.
 """
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -14,7 +13,6 @@ from django.shortcuts import render
 
 from backalley_site.errors import NotFoundError
 from ladder import charts, presenters, selectors
-from ladder.replay import game_page_context
 
 PAGE_SIZE = 50
 
@@ -110,8 +108,3 @@ def player_page(request: HttpRequest, name: str) -> HttpResponse:
         "ladder/player.html",
         {"card": card, "chart": chart, "recent": selectors.recent_games(player)},
     )
-
-
-def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    context: dict[str, Any] = game_page_context(public_id)
-    return render(request, "ladder/game.html", context)

@@ -9,8 +9,6 @@ from games import extensions
 from games import hooks as game_hooks
 from games.models import Game
 
-TOURNAMENTS_QUEUE = "celery"
-
 
 def on_game_finished(event: game_hooks.GameEvent) -> None:
     """Enqueue the round's bookkeeping with the game's id only. Delivery may repeat: the
@@ -19,9 +17,8 @@ def on_game_finished(event: game_hooks.GameEvent) -> None:
     from tournaments.tasks import game_finished
 
     if Table.objects.filter(game_id=event.game_id).exists():
-        game_finished.apply_async(
-            args=[event.game_id], queue=TOURNAMENTS_QUEUE, task_id=f"tournaments:{event.key}"
-        )
+        # Routed to its queue by settings (CELERY_TASK_ROUTES).
+        game_finished.apply_async(args=[event.game_id], task_id=f"tournaments:{event.key}")
 
 
 def tournament_part(game: Game) -> dict[str, Any] | None:
@@ -37,5 +34,5 @@ def tournament_part(game: Game) -> dict[str, Any] | None:
 
 
 def install() -> None:
-    game_hooks.on_game_finished(on_game_finished)
+    game_hooks.on_game_finished(on_game_finished, name="tournaments.round_game_finished")
     extensions.register_game_part("tournament", tournament_part)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.serializers import (
@@ -24,6 +22,7 @@ from accounts.models import Player
 from accounts.permissions import PUBLIC, READ, SESSION, request_scopes, request_token
 from accounts.selectors import player_get_by_name
 from accounts.services import account_signup, player_for_user
+from accounts.throttles import SignupThrottle
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.api_schema import ErrorSerializer
 
@@ -94,15 +93,6 @@ class MeView(APIView):
             "token": token,
         }
         return Response(MeSerializer(body).data)
-
-
-class SignupThrottle(AnonRateThrottle):
-    """Sign-ups per client address; the rate is read at request time so it can be tuned."""
-
-    scope = "signup"
-
-    def get_rate(self) -> str:
-        return str(getattr(settings, "ACCOUNTS_API_SIGNUP_RATE", "20/hour"))
 
 
 class SignupView(APIView):

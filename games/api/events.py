@@ -50,6 +50,7 @@ MAX_WAIT = 60
 MAX_STREAM = 3600
 DEFAULT_STREAM = 300
 HEARTBEAT = 15.0
+SLOT_TTL = 300.0  # a stream's slot lapses this long after its process died without a word
 _DIGITS = re.compile(r"[0-9]{1,10}")  # ASCII only: int() would also take "٣" (and "²" fails)
 _PASSED_HEADERS = ("WWW-Authenticate", "Retry-After", "Allow", "Vary")
 
@@ -60,18 +61,21 @@ TOO_MANY = OpenApiResponse(
 
 
 def _since(request: Request) -> int:
+    """``since``, or the ``Last-Event-ID`` a reconnecting EventSource sends (with the URL it
+    first opened, ``since`` included): the later of the two, so a resumed stream never
+    repeats what the browser already has."""
+    since = _int_param(request, "since", -1, -1, 10**9)
+    assert since is not None
     last_id = request.headers.get("Last-Event-ID")
-    if request.query_params.get("since") is None and last_id and last_id.strip():
+    if last_id and last_id.strip():
         if not _DIGITS.fullmatch(last_id.strip()) or int(last_id) > 10**9:
             raise DomainError(
                 "bad_last_event_id",
                 "Last-Event-ID must be the id of an event this feed sent: a whole number.",
                 extra={"last_event_id": last_id[:40]},
             )
-        return int(last_id)
-    value = _int_param(request, "since", -1, -1, 10**9)
-    assert value is not None
-    return value
+        return max(since, int(last_id))
+    return since
 
 
 def _holder(request: Request) -> str:
@@ -105,7 +109,7 @@ class EventsView(APIView):
                 "Last-Event-ID",
                 str,
                 location=OpenApiParameter.HEADER,
-                description="Used as `since` when `since` is absent (a whole number).",
+                description="The last event id you have (a whole number): resumes after the later of it and `since`.",
             ),
         ],
         responses={
@@ -173,7 +177,7 @@ class EventStreamView(APIView):
                 "Last-Event-ID",
                 str,
                 location=OpenApiParameter.HEADER,
-                description="Sent by browsers on reconnection: resume after this seq.",
+                description="Sent by browsers on reconnection: resume after the later of it and `since`.",
             ),
         ],
         responses={
@@ -246,10 +250,11 @@ def _too_many() -> JsonResponse:
 
 
 def _clock(game_id: int) -> Any:
-    from clock.selectors import clock_info  # the deadline travels with the events
+    """The clock's part of the game (the deadline travels with the events), as of now."""
+    from games import extensions
     from games.models import Game
 
-    return clock_info(Game.objects.get(pk=game_id))
+    return extensions.game_parts(Game.objects.get(pk=game_id)).get("clock")
 
 
 @documented_by(EventsView)
@@ -295,7 +300,7 @@ async def event_stream(request: HttpRequest, public_id: str) -> HttpResponseBase
         return gate
     slot = None
     if gate.wait > 0:
-        slot = await hub.slots.acquire(gate.holder, ttl=4 * HEARTBEAT)
+        slot = await hub.slots.acquire(gate.holder, ttl=SLOT_TTL)
         if slot is None:
             return _too_many()
     response = StreamingHttpResponse(
@@ -328,9 +333,9 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
                 return
             if not found:
                 yield beat
-            if slot is not None and clock() - refreshed >= HEARTBEAT:
+            if slot is not None and clock() - refreshed >= SLOT_TTL / 3:
                 refreshed = clock()
-                await slot.refresh(4 * HEARTBEAT)
+                await slot.refresh(SLOT_TTL)
     finally:
         hub.unwatch(gate.game_id)
         if slot is not None:

@@ -25,14 +25,16 @@ class SeatSpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class TimeControlSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    days_per_move = serializers.IntegerField(min_value=1, max_value=14)
-    reserve_days = serializers.IntegerField(min_value=0, max_value=30, default=0)
-
-
 class GameOptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    rated = serializers.BooleanField(default=False)
-    time_control = TimeControlSerializer(required=False, allow_null=True, default=None)
+    # Rated unless said otherwise, as on the site.
+    rated = serializers.BooleanField(default=True)
+    # The clock's option, checked by the clock (games.extensions): bounds live there.
+    time_control = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='{"days_per_move": 1..14, "reserve_days": 0..30} or null (docs/clock.md).',
+    )
 
 
 class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -13,4 +13,10 @@ Modules:
 - ``records``, ``validate`` and ``validate_play``: game records (docs/record-format.md), their reading back and the
   validator (``validate_record``).
 - ``cli``: ``python -m games.engine selfplay | validate | deal`` (the only module with I/O).
+- ``native``: whether the hot modules run compiled (mypyc) or as pure Python; the sources are
+  the same either way (``BACKALLEY_ENGINE=pure`` forces the sources).
 """
+
+from games.engine import native as _native
+
+_native.select()

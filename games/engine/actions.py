@@ -28,19 +28,6 @@ def bid_action(k: int) -> int:
     return PASS + k
 
 
-def is_card(action: int) -> bool:
-    return 0 <= action < NUM_CARDS
-
-
-def is_bid(action: int) -> bool:
-    return PASS <= action <= BOARD
-
-
-def bid_number(action: int) -> int:
-    """Tricks a numeric bid counts: 0 for pass (and for board, whose number is not a count)."""
-    return action - PASS if PASS < action < BOARD else 0
-
-
 def _check(action: int) -> None:
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)})

@@ -77,11 +77,6 @@ def parse_card(text: str) -> int:
     return card
 
 
-def suit_of(card: int) -> int:
-    """Printed suit of a card (0..3), or 4 for a joker."""
-    return card // 13
-
-
 def rank_of(card: int) -> int:
     """Rank 0 (two) .. 12 (ace); 13 for LB and 14 for BB."""
     return card % 13 if card < LB else 13 + card - LB
@@ -108,10 +103,6 @@ def mask_to_cards(mask: int) -> list[int]:
         *SUIT_LISTS[3][mask >> 39 & 0x1FFF],
         *JOKER_LISTS[mask >> 52 & 3],
     ]
-
-
-def mask_count(mask: int) -> int:
-    return mask.bit_count()
 
 
 def cards_str(cards: Iterable[int]) -> list[str]:

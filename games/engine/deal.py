@@ -358,19 +358,7 @@ class DealCore:
         trick.append(card)
         k = len(trick)
         if k == 1:
-            tm = self.trump_mask
-            if bit & tm:
-                self.led_mask = tm
-                self.led_list = None
-                self.blooper = (
-                    BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
-                )
-            else:
-                suit = card // 13
-                self.led_mask = SUIT_MASKS[suit]
-                self.led_list = SUIT_LISTS[suit]
-                self.led_shift = 13 * suit
-                self.blooper = NO_BLOOPER
+            self._lead(card)
             self.to_act = (seat + 1) & 3
             return
         if k < 4:
@@ -391,6 +379,21 @@ class DealCore:
             self.to_act = -1
         else:
             self.leader = self.to_act = winner
+
+    def _lead(self, card: int) -> None:
+        """What leading ``card`` obliges the others to play: its effective suit, and for a
+        Blooper their highest or lowest trump (docs/rules.md §5)."""
+        tm = self.trump_mask
+        if tm >> card & 1:
+            self.led_mask = tm
+            self.led_list = None
+            self.blooper = BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
+        else:
+            suit = card // 13
+            self.led_mask = SUIT_MASKS[suit]
+            self.led_list = SUIT_LISTS[suit]
+            self.led_shift = 13 * suit
+            self.blooper = NO_BLOOPER
 
     def _play_error(self, card: int) -> EngineError:
         """Why ``card`` may not be played now (the message names only the actor's own cards)."""
@@ -413,9 +416,6 @@ class DealCore:
         return MustFollowSuit(f"You must follow suit: you hold {led}.", {**extra, "led": led})
 
     # -- results -----------------------------------------------------------------------
-    def is_over(self) -> bool:
-        return self.phase == DONE
-
     def all_passed(self) -> bool:
         return len(self.bids) == 4 and self.bids.count(PASS) == 4
 
@@ -508,10 +508,10 @@ class DealState(DealCore):
     def clone(self) -> DealState:
         return DealState.copy_of(self)
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: object) -> None:
         """Apply a bid or a card for the seat to act; raises a typed error, changing nothing,
-        when it is not legal."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= BOARD:
+        when it is not legal (``object``: a value of any type gets the typed error)."""
+        if type(action) is not int or not 0 <= action <= BOARD:
             raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)[:20]})
         if action < 54:
             self.play(action)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.engine.actions import BOARD, PASS
 from games.engine.cards import BB, FULL_DECK_MASK, LB
 from games.engine.constants import BIDDING, PLAYING, partner_of
 from games.engine.deal import DealCore, out_of_play, suit_mask_of
@@ -191,11 +190,6 @@ class Observation:
     def cards_to_hold(self, seat: int) -> int:
         """How many cards ``seat`` holds now."""
         return self.hand_size - self.played[seat].bit_count()
-
-    def bid_number(self, seat: int) -> int:
-        """The tricks ``seat``'s numeric bid counts (0 for pass, board, or no bid yet)."""
-        b = self.bid_of(seat)
-        return b - PASS if b is not None and PASS < b < BOARD else 0
 
     # -- what play revealed ----------------------------------------------------------------
     def _inferred_exclusions(self) -> tuple[int, int, int, int]:

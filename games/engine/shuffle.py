@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from operator import mod
 from typing import Final
 
 from games.engine.cards import BB, LB
@@ -70,19 +70,33 @@ class HmacKey:
         return b"".join(out)
 
 
+def uniform(next_u32: Callable[[], int], k: int) -> int:
+    """uniform(k) of docs/rules.md §9 on a source of u32s: draws at or above the limit
+    2**32 - (2**32 mod k) are rejected, so there is no modulo bias.
+
+    >>> uniform(iter([2**32 - 1, 2**32 - 2]).__next__, 3) == (2**32 - 2) % 3
+    True
+    """
+    limit = (1 << 32) - ((1 << 32) % k)
+    while True:
+        u = next_u32()
+        if u < limit:
+            return u % k
+
+
 class _Stream:
     """HMAC-SHA256(seed, label ‖ counter) blocks read as big-endian u32s."""
 
     __slots__ = ("_mac", "_label", "_counter", "_buf", "_pos")
 
-    def __init__(self, key: bytes, label: str) -> None:
-        self._mac = HmacKey(key)
-        self._label = label.encode("ascii")
+    def __init__(self, key: bytes | HmacKey, label: bytes) -> None:
+        self._mac = key if isinstance(key, HmacKey) else HmacKey(key)
+        self._label = label
         self._counter = 0
         self._buf: tuple[int, ...] = ()
         self._pos = 8
 
-    def _next_u32(self) -> int:
+    def next_u32(self) -> int:
         if self._pos == 8:
             block = self._mac.block(self._label + self._counter.to_bytes(4, "big"))
             self._counter += 1
@@ -93,54 +107,41 @@ class _Stream:
         return u
 
     def uniform(self, k: int) -> int:
-        limit = (1 << 32) - ((1 << 32) % k)
-        while True:
-            u = self._next_u32()
-            if u < limit:
-                return u % k
+        return uniform(self.next_u32, k)
 
 
 def first_dealer(seed_hex: str) -> int:
     """The first dealer: uniform(4) on the stream labelled ``first-dealer``."""
-    return _Stream(check_seed(seed_hex), "first-dealer").uniform(4)
+    return _Stream(check_seed(seed_hex), b"first-dealer").uniform(4)
 
 
-# uniform(k) rejects u >= limit(k); precomputed for the deck's k = 2..54.
-_LIMITS: Final = tuple((1 << 32) - ((1 << 32) % k) if k else 0 for k in range(55))
-_SAFE: Final = min(_LIMITS[2:])
-_DOWN: Final = tuple(range(53, 0, -1))  # i = 53 .. 1
-_DOWN_K: Final = tuple(i + 1 for i in _DOWN)  # uniform(i + 1)
+# No draw u < _SAFE is ever rejected: every limit 2**32 - (2**32 mod k), k = 2..54, is above.
+_SAFE: Final = min((1 << 32) - ((1 << 32) % k) for k in range(2, 55))
 _BLOCKS: Final = 7  # 56 u32s: 53 draws almost never need an eighth block
 _U32X56: Final = struct.Struct(">56I")
 
 
-def _deck(key: bytes | HmacKey, deal_number: int, attempt: int) -> list[int]:
-    # The Fisher-Yates pass of §9, with the stream read in one batch (the hot part of a deal).
+def _deck(key: bytes | HmacKey, deal_number: int, attempt: int, fast: bool = True) -> list[int]:
+    """The Fisher-Yates pass of docs/rules.md §9 on the stream ``deal:d:a``.
+
+    The hot part of a deal: the first seven blocks are read in one batch, and when none of
+    their draws can be rejected (nearly always) u mod k is taken directly. Otherwise (or
+    with ``fast=False``) the stream is read draw by draw through :func:`uniform`; both
+    paths give the same deck.
+    """
     mac = key if isinstance(key, HmacKey) else HmacKey(key)
     label = f"deal:{deal_number}:{attempt}".encode("ascii")
-    block = mac.block
-    vals: tuple[int, ...] = _U32X56.unpack(mac.stream(label, _BLOCKS))
     deck = list(range(54))
-    if max(vals[:53]) < _SAFE:
-        # No draw can be rejected (every limit is above _SAFE): take u mod k directly.
-        for i, j in zip(_DOWN, map(mod, vals, _DOWN_K), strict=True):
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
-    counter = _BLOCKS
-    pos = 0
-    limits = _LIMITS
+    if fast:
+        vals: tuple[int, ...] = _U32X56.unpack(mac.stream(label, _BLOCKS))
+        if max(vals[:53]) < _SAFE:
+            for i in range(53, 0, -1):
+                j = vals[53 - i] % (i + 1)
+                deck[i], deck[j] = deck[j], deck[i]
+            return deck
+    stream = _Stream(mac, label)
     for i in range(53, 0, -1):
-        k = i + 1
-        while True:
-            if pos == len(vals):
-                vals = _U32X8.unpack(block(label + counter.to_bytes(4, "big")))
-                counter += 1
-                pos = 0
-            u = vals[pos]
-            pos += 1
-            if u < limits[k]:
-                break
-        j = u % k
+        j = stream.uniform(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -175,40 +176,47 @@ def deal_from_deck(deck: list[int], dealer: int, hand_size: int) -> DealtCards:
     return DealtCards(*deal_tuple(deck, dealer, hand_size))
 
 
+def deal_hands(
+    deck: list[int], dealer: int, hand_size: int
+) -> tuple[tuple[int, int, int, int], int, JokerSwap | None]:
+    """The hands (bitmasks, after any joker swap), the upcard and the swap of a deal: cards
+    go one at a time clockwise from the dealer's left, deck[4n] is the upcard, and in a
+    no-trump deal the holder of the other joker swaps it for deck[4n + 1] (rules §2, §3)."""
+    n4 = 4 * hand_size
+    bits = _BITS.__getitem__
+    k = 3 - dealer  # seat (dealer + 1 + i) % 4 receives deck[i]: seat 0 gets every 4th from k % 4
+    hands = [
+        sum(map(bits, deck[k % 4 : n4 : 4])),
+        sum(map(bits, deck[(k + 1) % 4 : n4 : 4])),
+        sum(map(bits, deck[(k + 2) % 4 : n4 : 4])),
+        sum(map(bits, deck[(k + 3) % 4 : n4 : 4])),
+    ]
+    upcard = deck[n4]
+    swap: JokerSwap | None = None
+    if upcard >= LB:
+        other = LB + BB - upcard
+        for seat in range(4):
+            if hands[seat] >> other & 1:
+                drawn = deck[n4 + 1]
+                hands[seat] ^= (1 << other) | (1 << drawn)
+                swap = JokerSwap(seat, other, drawn)
+    return (hands[0], hands[1], hands[2], hands[3]), upcard, swap
+
+
 def deal_tuple(
     deck: list[int], dealer: int, hand_size: int
 ) -> tuple[
     tuple[int, int, int, int], int, int | None, JokerSwap | None, tuple[tuple[int, ...], ...]
 ]:
     """:func:`deal_from_deck` as a plain tuple (hands, upcard, trump, swap, order)."""
+    hands, upcard, swap = deal_hands(deck, dealer, hand_size)
     n4 = 4 * hand_size
-    dealt = deck[:n4]
-    # Seat (dealer + 1 + i) % 4 receives deck[i]: every 4th card from its first.
-    k = 3 - dealer  # the offset of seat 0 in the dealing order, mod 4
-    order = [
-        dealt[k % 4 :: 4],
-        dealt[(k + 1) % 4 :: 4],
-        dealt[(k + 2) % 4 :: 4],
-        dealt[(k + 3) % 4 :: 4],
-    ]
-    upcard = deck[n4]
-    swap: JokerSwap | None = None
-    trump: int | None = upcard // 13
-    if upcard >= LB:
-        trump = None
-        other = LB + BB - upcard
-        for seat in range(4):
-            if other in order[seat]:
-                drawn = deck[n4 + 1]
-                order[seat][order[seat].index(other)] = drawn
-                swap = JokerSwap(seat, other, drawn)
-    bits = _BITS.__getitem__
-    hands = (
-        sum(map(bits, order[0])),
-        sum(map(bits, order[1])),
-        sum(map(bits, order[2])),
-        sum(map(bits, order[3])),
-    )
+    k = 3 - dealer
+    order = [deck[(k + s) % 4 : n4 : 4] for s in range(4)]
+    if swap is not None:
+        held = order[swap.seat]
+        held[held.index(swap.discarded)] = swap.drawn
+    trump = None if upcard >= LB else upcard // 13
     return hands, upcard, trump, swap, (*map(tuple, order),)
 
 

@@ -38,7 +38,7 @@ from games.engine.shuffle import (
     _deck,
     check_seed,
     commitment,
-    deal_tuple,
+    deal_hands,
     first_dealer,
     hand_size_of,
 )
@@ -172,14 +172,14 @@ class GameState(DealCore):
 
     # -- moves -------------------------------------------------------------------------
     def apply(
-        self, action: int, seat: int | None = None, events: list[dict[str, Any]] | None = None
+        self, action: object, seat: int | None = None, events: list[dict[str, Any]] | None = None
     ) -> None:
         """Apply the action of the seat to act (``seat``, when given, must be that seat).
 
         Raises a typed ``EngineError`` and changes nothing when the action is not legal.
         When ``events`` is a list, the events this action caused are appended to it.
         """
-        if action.__class__ is not int or not 0 <= action <= BOARD:
+        if type(action) is not int or not 0 <= action <= BOARD:  # bool and the rest refused
             raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)[:20]})
         actor = self.seat_to_act
         if actor is None:
@@ -201,7 +201,7 @@ class GameState(DealCore):
     # -- deals -------------------------------------------------------------------------
     def _start_deal(self, number: int, attempt: int, dealer: int) -> None:
         n = hand_size_of(number)
-        hands, upcard, _, swap, _ = deal_tuple(_deck(self._key, number, attempt), dealer, n)
+        hands, upcard, swap = deal_hands(_deck(self._key, number, attempt), dealer, n)
         self._setup(hands, upcard, dealer, n)
         self.deal_number = number
         self.attempt = attempt
@@ -250,10 +250,6 @@ class GameState(DealCore):
             self._start_deal(self.deal_number + 1, 0, next_dealer)
         if events is not None:
             events.extend(deal_start_events(self))
-
-    def start_events(self) -> list[dict[str, Any]]:
-        """The events that opened the current deal (deal_start, hands, joker swap)."""
-        return deal_start_events(self)
 
     # -- views and records ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

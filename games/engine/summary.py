@@ -1,5 +1,5 @@
 """A finished deal told as plain data: the bids, each team's contract, its tricks, its points
-and which scoring rule (RULES.md §6) gave them. Public information only (RULES.md §8).
+and which scoring rule (docs/rules.md §6) gave them. Public information only (docs/rules.md §8).
 
 >>> from games.engine.state import GameState
 >>> g = GameState.new("00" * 32)

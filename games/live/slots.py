@@ -47,9 +47,16 @@ class Slots:
         if self._redis is None and self.shared and settings.LIVE_REDIS_URL:
             import redis.asyncio as aioredis
 
-            self._redis = aioredis.Redis.from_url(
-                settings.LIVE_REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+            # A few connections per process, waited for when busy: thousands of streams
+            # opening at once must not open thousands of Redis connections.
+            pool = aioredis.BlockingConnectionPool.from_url(
+                settings.LIVE_REDIS_URL,
+                max_connections=16,
+                timeout=5,
+                socket_timeout=2,
+                socket_connect_timeout=2,
             )
+            self._redis = aioredis.Redis(connection_pool=pool)
         return self._redis
 
     def _key(self, holder: str) -> str:

@@ -236,7 +236,7 @@ def team_lines(
 
 
 def _rule_text(team: dict[str, Any], hand_size: int) -> str:
-    """The scoring rule (RULES.md §6) that gave a team its points, with the numbers."""
+    """The scoring rule (docs/rules.md §6) that gave a team its points, with the numbers."""
     rule, b, k, took, score = (
         team["rule"], team["number"], team["board"], team["tricks"], team["score"]
     )  # fmt: skip

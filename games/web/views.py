@@ -23,14 +23,13 @@ from django.views.decorators.http import require_POST
 from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
-from bots import house
-from clock.selectors import clock_info
 from games import extensions, invitations, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
 from games.web import present
 from games.web.forms import GameCreateForm
+from games.web.record import game_page_context
 
 
 def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
@@ -71,7 +70,9 @@ def _row(game: Game, user: Any) -> dict[str, Any]:
     """One line of a games list (public facts only: no hands)."""
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     summary = game_summary(game, seats)
-    summary["clock"] = clock_info(game) if game.status == GameStatus.ACTIVE else None
+    if game.status == GameStatus.ACTIVE:
+        summary.update(extensions.game_parts(game))  # the clock's deadline, …
+    summary.setdefault("clock", None)
     return {
         "game": game,
         "seats": present.seat_views(summary, None),
@@ -101,7 +102,6 @@ def my_games(request: HttpRequest) -> HttpResponse:
                 r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
             ][:30],
             "invitations": list(selectors.invitations_for(user=request.user)[:50]),
-            "bots": bots_choices(),
         },
     )
 
@@ -155,30 +155,6 @@ def new_game(request: HttpRequest) -> HttpResponse:
         "games/new_game.html",
         {"form": form, "me": me, "names": _name_suggestions(), "nav": "new"},
     )
-
-
-def bots_choices() -> dict[str, Any]:
-    """The one-click form's choices: the house bots' strengths."""
-    return {"strengths": list(house.STRENGTHS.values()), "default": house.DEFAULT_STRENGTH}
-
-
-@login_required
-@require_POST
-def play_bots(request: HttpRequest) -> HttpResponse:
-    """One click: the signed-in player against three house bots of the chosen strength
-    (rated unless the form says otherwise), through the game creation service."""
-    me = player_for_user(request.user)
-    strength = request.POST.get("strength", house.DEFAULT_STRENGTH)
-    rated = request.POST.get("rated", "on") not in ("", "0", "off", "false")
-    try:
-        bots = house.house_players(strength=strength)
-        game = invitations.game_create_inviting(
-            creator=me, seats=[me, *bots], options={"rated": rated}
-        )
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("home" if request.POST.get("back") == "home" else "my-games")
-    return redirect("game-table", public_id=game.public_id)
 
 
 @login_required
@@ -317,3 +293,8 @@ def board(request: HttpRequest, public_id: str) -> HttpResponse:
     )
     response["Cache-Control"] = "no-store"
     return response
+
+
+def record(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A game's record: seats, deal scores and the replay (public: a spectator's view)."""
+    return _page(request, "games/record.html", game_page_context(public_id))

@@ -19,7 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OUT = TEST_OUTPUT / "accounts"
 
 
-
 def test_sign_up_log_out_log_in_and_make_a_token_in_a_browser(
     browser: Any, live_server: Any
 ) -> None:

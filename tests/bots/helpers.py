@@ -54,7 +54,13 @@ class WebhookServer:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 ts = self.headers.get(signing.TIMESTAMP_HEADER)
                 sig = self.headers.get(signing.SIGNATURE_HEADER)
-                if owner.secret is not None and not signing.verify(owner.secret, ts, body, sig):
+                delivery = self.headers.get(signing.DELIVERY_HEADER)
+                signed = {
+                    signing.TIMESTAMP_HEADER: ts,
+                    signing.SIGNATURE_HEADER: sig,
+                    signing.DELIVERY_HEADER: delivery,
+                }
+                if owner.secret is not None and not signing.verify(owner.secret, signed, body):
                     owner.bad_signatures += 1
                     self._send(401, b'{"error":"bad signature"}')
                     return
@@ -64,6 +70,9 @@ class WebhookServer:
                         "payload": payload,
                         "timestamp": ts,
                         "signature": sig,
+                        "delivery": delivery,
+                        "headers": signed,
+                        "path": self.path,
                         "host": self.headers.get("Host"),
                     }
                 )
@@ -125,7 +134,8 @@ def webhook_bot(name: str, url: str, owner: Any = None) -> tuple[Bot, str]:
     return bot, signing.derive_secret(settings.BOTS_WEBHOOK_KEY, nonce)
 
 
-def game_with(players: list[Player]) -> Game:
-    """A started game with ``players`` in seats 0..3 (created by a person)."""
+def game_with(players: list[Player], **options: Any) -> Game:
+    """A started game with ``players`` in seats 0..3 (created by a person); rated unless
+    ``rated=False`` is given."""
     creator = next((p for p in players if not p.is_bot), None) or PlayerFactory()
-    return game_create(creator=creator, seats=players)
+    return game_create(creator=creator, seats=players, options=options)

@@ -64,7 +64,8 @@ def test_api_bot_and_webhook_bots_play_a_game_on_a_live_server(
     feedy = Player.objects.get(name="Feedy")
     _, token = token_create(user=owner, name="feedy", scopes=["bot"], bot=feedy)
     seats = [{"kind": "bot", "name": n} for n in ("Feedy", "Hooky-0", "Hooky-1", "Hooky-2")]
-    r = api.post("/api/v1/games/", {"seats": seats}, format="json")
+    # Unrated: one account's bots fill the table (a rated table seats one per account).
+    r = api.post("/api/v1/games/", {"seats": seats, "options": {"rated": False}}, format="json")
     assert r.status_code == 201, r.json()
     game_id = r.json()["id"]
     try:
@@ -82,7 +83,7 @@ def test_api_bot_and_webhook_bots_play_a_game_on_a_live_server(
     assert set(others.values_list("submitted_by", flat=True)) == {"bot"}
 
 
-def test_webhook_example_refuses_bad_signatures_and_stale_timestamps() -> None:
+def test_webhook_example_refuses_bad_signatures_stale_timestamps_and_replays() -> None:
     import time
 
     from bots import signing
@@ -90,12 +91,18 @@ def test_webhook_example_refuses_bad_signatures_and_stale_timestamps() -> None:
     example = _load("webhook_bot")
     body = b'{"type":"turn"}'
     now = int(time.time())
-    good = signing.signed_headers("sec", body, now=now)
-    ts, sig = good[signing.TIMESTAMP_HEADER], good[signing.SIGNATURE_HEADER]
-    assert example.signature_ok("sec", ts, body, sig)
-    assert not example.signature_ok("other", ts, body, sig)
-    assert not example.signature_ok("sec", ts, body + b" ", sig)
-    old = signing.signed_headers("sec", body, now=now - 3600)
-    assert not example.signature_ok(
-        "sec", old[signing.TIMESTAMP_HEADER], body, old[signing.SIGNATURE_HEADER]
-    )
+    good = signing.signed_headers(["sec"], body, now=now)
+    seen = example.SeenDeliveries()
+    assert not example.signature_ok("other", good, body)
+    assert not example.signature_ok("sec", good, body + b" ")
+    assert example.signature_ok("sec", good, body)
+    assert seen.first_time(good[signing.DELIVERY_HEADER], now)
+    # The same request again (a replay within the freshness window) is refused.
+    assert example.signature_ok("sec", good, body)
+    assert not seen.first_time(good[signing.DELIVERY_HEADER], now + 1)
+    moved = {**good, signing.DELIVERY_HEADER: "another-id"}
+    assert not example.signature_ok("sec", moved, body)  # the id is signed
+    old = signing.signed_headers(["sec"], body, now=now - 3600)
+    assert not example.signature_ok("sec", old, body)
+    rotating = signing.signed_headers(["new", "sec"], body, now=now)
+    assert example.signature_ok("sec", rotating, body)

@@ -76,5 +76,5 @@ def test_api_bots_are_not_enqueued(enqueued) -> None:  # type: ignore[no-untyped
         p = Player.objects.create(name=f"ApiOnly-{i}", is_bot=True, owner=owner)
         Bot.objects.create(player=p, kind="api")
         api_bots.append(p)
-    game_with(api_bots)
+    game_with(api_bots, rated=False)  # one owner's four bots: an unrated table
     assert enqueued == []

@@ -102,7 +102,7 @@ def test_register_a_webhook_bot_pings_it_and_shows_the_secret_once(
     (ping,) = hook_server.requests
     assert ping["payload"]["type"] == "ping" and ping["payload"]["challenge"]
     body = json.dumps(ping["payload"], separators=(",", ":")).encode()
-    assert signing.verify(secret, ping["timestamp"], body, ping["signature"])
+    assert signing.verify(secret, ping["headers"], body)
     # Never shown again: not in the detail, the list, nor stored as such.
     assert "secret" not in api.get(URL + "Hooky/").json()
     assert secret not in json.dumps(api.get(URL).json())
@@ -130,7 +130,9 @@ def test_an_unreachable_webhook_is_refused(api, allow_loopback) -> None:  # type
         format="json",
     )
     assert r.status_code == 400 and _error(r) == "webhook_ping_failed"
-    assert r.json()["extra"]["fault"] == "unreachable"
+    # Neutral: nothing tells whether the port was closed, slow or answered badly.
+    assert r.json()["extra"] == {}
+    assert "refused" not in r.json()["message"].lower()
 
 
 def test_a_loopback_webhook_is_refused_without_the_operator_setting(
@@ -140,7 +142,7 @@ def test_a_loopback_webhook_is_refused_without_the_operator_setting(
     r = api.post(
         URL, {"name": "Hooky", "kind": "webhook", "webhook_url": hook_server.url}, format="json"
     )
-    assert r.status_code == 400 and _error(r) == "private_webhook_url"
+    assert r.status_code == 400 and _error(r) == "bad_webhook_url"
     assert hook_server.requests == []  # refused before any request went out
     assert not Player.objects.filter(name="Hooky").exists()
 

@@ -29,21 +29,36 @@ def test_the_call_goes_to_the_checked_address_with_the_original_host(
 def test_a_url_re_pointed_at_a_private_address_is_refused_at_call_time(settings) -> None:  # type: ignore[no-untyped-def]
     settings.BOTS_ALLOW_PRIVATE_WEBHOOKS = False
     with pytest.raises(webhook.WebhookFault) as info:
-        webhook.post_signed("http://127.0.0.1:9/hook", "s", {"type": "turn"}, timeout_s=1)
+        webhook.post_signed("https://127.0.0.1:9/hook", ["s"], {"type": "turn"}, timeout_s=1)
     assert info.value.kind == "refused_url"
+
+
+def test_the_url_is_posted_exactly_as_registered(hook_server, allow_loopback) -> None:  # type: ignore[no-untyped-def]
+    url = hook_server.url.replace("/hook", "") + "?x=/a&token=t%2Fk"
+    webhook.post_signed(url, ["s"], {"type": "turn", "legal_actions": ["AS"]}, timeout_s=2)
+    webhook.post_signed(
+        hook_server.url + "/deep/path?q=1",
+        ["s"],
+        {"type": "turn", "legal_actions": ["AS"]},
+        timeout_s=2,
+    )
+    assert [r["path"] for r in hook_server.requests] == [
+        "/?x=/a&token=t%2Fk",
+        "/hook/deep/path?q=1",
+    ]
 
 
 def test_redirects_are_not_followed(hook_server, allow_loopback) -> None:  # type: ignore[no-untyped-def]
     hook_server.behaviour = lambda p: (302, b"", 0.0)
     with pytest.raises(webhook.WebhookFault) as info:
-        webhook.post_signed(hook_server.url, "s", {"type": "turn"}, timeout_s=2)
+        webhook.post_signed(hook_server.url, ["s"], {"type": "turn"}, timeout_s=2)
     assert info.value.kind == "http_status"
 
 
 def test_an_oversized_answer_is_malformed(hook_server, allow_loopback) -> None:  # type: ignore[no-untyped-def]
     hook_server.behaviour = lambda p: (200, b'{"action": "' + b"x" * 40000 + b'"}', 0.0)
     with pytest.raises(webhook.WebhookFault) as info:
-        webhook.post_signed(hook_server.url, "s", {"type": "turn"}, timeout_s=2)
+        webhook.post_signed(hook_server.url, ["s"], {"type": "turn"}, timeout_s=2)
     assert info.value.kind == "malformed"
 
 

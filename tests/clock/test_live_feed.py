@@ -3,12 +3,8 @@ real ASGI server through the push (the periodic check is made too slow to matter
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 import time_machine
-from django.conf import settings
 from django.utils import timezone
 
 from clock.models import SeatClock
@@ -19,24 +15,6 @@ from tests.clock.helpers import DAY, timed_game
 from tests.games.live_clients import StreamReader, token_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.server, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def clock_worker(tmp_path: Path) -> Iterator[bot_worker.Worker]:
-    bot_worker.require_worker_services()
-    import redis
-
-    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    broker.delete("clock", "unacked", "unacked_index")
-    from backalley_site.celery import app
-
-    app.conf.task_always_eager = False
-    worker = bot_worker.Worker(tmp_path, queues="clock", pool="solo", name="clock-live")
-    try:
-        yield worker.start(timeout=90)
-    finally:
-        worker.stop()
-        broker.delete("clock", "unacked", "unacked_index")
 
 
 def test_the_clocks_substitute_move_reaches_a_waiting_seat(

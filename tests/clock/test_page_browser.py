@@ -18,7 +18,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OUT = TEST_OUTPUT / "clock"
 
 
-
 def test_reading_and_clearing_notifications_in_a_browser(browser: Any, live_server: Any) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     me = PlayerFactory(name="Reminded-Rae", user__username="rae")

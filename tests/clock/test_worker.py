@@ -3,13 +3,11 @@ a seat out of time, and the house bot answers an abandoned seat through the "clo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import time_machine
-from django.conf import settings
 from django.utils import timezone
 
 from clock.models import SeatClock
@@ -21,25 +19,6 @@ from tests.clock.helpers import DAY, play, timed_game
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def clock_worker(tmp_path: Path) -> Iterator[bot_worker.Worker]:
-    """A worker process consuming only the "clock" queue, on the test database."""
-    bot_worker.require_worker_services()
-    import redis
-
-    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    broker.delete("clock", "unacked", "unacked_index")  # nothing left from an earlier run
-    from backalley_site.celery import app
-
-    app.conf.task_always_eager = False  # these tasks go through the broker
-    worker = bot_worker.Worker(tmp_path, queues="clock", pool="solo", name="clock-test")
-    try:
-        yield worker.start(timeout=90)
-    finally:
-        worker.stop()
-        broker.delete("clock", "unacked", "unacked_index")
 
 
 def test_the_worker_sweeps_and_the_house_bot_answers_an_abandoned_seat(

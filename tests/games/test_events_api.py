@@ -206,3 +206,16 @@ def test_the_feed_stays_documented_in_the_schema(client: Any) -> None:
 def test_the_feed_needs_authentication(table: Table) -> None:
     r = APIClient().get(table.url("events/"))
     assert r.status_code in (401, 403) and r.json()["code"] == "not_authenticated"
+
+
+def test_a_reconnecting_event_source_resumes_after_its_last_event_id_not_its_since(
+    table: Table,
+) -> None:
+    play(table.game, 5)
+    r = table.clients[0].get(
+        table.url("events/stream/?since=1&timeout=0"),
+        HTTP_ACCEPT="text/event-stream",
+        HTTP_LAST_EVENT_ID="4",
+    )
+    ids = [int(line[4:]) for line in _content(r).decode().splitlines() if line.startswith("id: ")]
+    assert ids == [5]

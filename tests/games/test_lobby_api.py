@@ -138,6 +138,7 @@ def test_bots_by_name_and_own_bot_takes_a_seat() -> None:
             {"kind": "open"},
             {"kind": "open"},
         ],
+        rated=False,  # alice and her own bot at one table: allowed unrated only
     )
     # Another owner's bot is invited, not seated.
     assert r.status_code == 201 and r.json()["seats"][1] is None
@@ -193,7 +194,7 @@ def test_bad_options_are_refused() -> None:
         [{"kind": "me"}] + [{"kind": "open"}] * 3,
         time_control={"days_per_move": 99},
     )
-    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert r.status_code == 400 and r.json()["code"] == "bad_game_setup"
     r = _create(client_for(alice.user), [{"kind": "me"}] + [{"kind": "open"}] * 3, rated="maybe")
     assert r.status_code == 400
     assert Game.objects.count() == 0
@@ -204,7 +205,7 @@ def test_bad_options_are_refused() -> None:
     )
     assert r.status_code == 201
     assert Game.objects.get().options == {
-        "rated": False,
+        "rated": True,  # the default, as on the site
         "time_control": {"days_per_move": 3, "reserve_days": 0},
     }
 
@@ -272,7 +273,7 @@ def test_a_rated_game_allows_one_seat_per_account_counting_bots() -> None:
     r = client_for(alice.user).post(f"/api/v1/games/{gid}/seats/", {"bot": bot.name}, format="json")
     assert (r.status_code, r.json()["code"]) == (400, "one_seat_per_account")
     # Unrated games allow it (practice with your own bot).
-    assert _create(client_for(alice.user), seats).status_code == 201
+    assert _create(client_for(alice.user), seats, rated=False).status_code == 201
 
 
 def test_a_given_seed_deals_the_same_cards_to_every_game_that_shares_it() -> None:

@@ -28,7 +28,8 @@ def _table_with_bot() -> tuple[Any, Any, str]:
                 {"kind": "player", "name": others[0].name},
                 {"kind": "bot", "name": bot.name},
                 {"kind": "player", "name": others[1].name},
-            ]
+            ],
+            "options": {"rated": False},  # the owner and their bot: allowed unrated only
         },
         format="json",
     )

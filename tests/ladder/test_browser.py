@@ -20,7 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OUT = TEST_OUTPUT / "ladder"
 
 
-
 @pytest.fixture
 def ladder_data(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(hooks, "enqueue_rating", lambda game_id: None)

@@ -4,10 +4,11 @@ import doctest
 
 import pytest
 
-from ladder import charts, presenters, rating, replay
+from games.web import record
+from ladder import charts, presenters, rating
 
 
-@pytest.mark.parametrize("module", [rating, charts, presenters, replay])
+@pytest.mark.parametrize("module", [rating, charts, presenters, record])
 def test_docstring_examples(module) -> None:
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0

@@ -57,7 +57,7 @@ def test_player_page_has_the_chart_and_recent_games(client, table) -> None:
     assert 'id="rating-chart"' in html and "<polyline" in html
     points = re.search(r'points="([^"]+)"', html).group(1).split()
     assert len(points) == 22
-    assert html.count("/ladder/games/g_") == 20  # the latest 20 games
+    assert html.count("/record/") == 20  # the latest 20 games, linked to their record page
     assert client.get("/ladder/players/not-a-player/").status_code == 404
 
 

@@ -247,3 +247,36 @@ def test_a_round_robin_meets_everyone_once() -> None:
     assert len(met) == 6 == len(entrants) * 3 // 2
     t.refresh_from_db()
     assert t.status == Status.FINISHED
+
+
+def test_a_rated_event_creates_rated_games_with_its_time_control() -> None:
+    t = event(rated=True, time_control={"days_per_move": 3})
+    pairs(t, 2)
+    services.tournament_start(tournament_id=t.pk, by=t.organiser)
+    (game,) = _games(t, 1)
+    assert game.rated is True
+    assert game.options["time_control"] == {"days_per_move": 3, "reserve_days": 0}
+
+
+def test_the_beat_starts_events_whose_time_has_come(settings) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import tasks
+
+    assert (
+        settings.CELERY_BEAT_SCHEDULE["tournaments-start-due"]["task"]
+        == "tournaments.tasks.start_due"
+    )
+    due = event(starts_at=timezone.now() - timedelta(minutes=1))
+    later = event(starts_at=timezone.now() + timedelta(days=1))
+    pairs(due, 2)
+    pairs(later, 2)
+    assert services.tournaments_due() == [due.pk]
+    assert tasks.start_tournament(due.pk) == "started"
+    assert tasks.start_tournament(due.pk) == "bad_tournament_state"  # a repeated task
+    due.refresh_from_db()
+    later.refresh_from_db()
+    assert (due.status, later.status) == (Status.RUNNING, Status.REGISTERING)
+    assert Round.objects.filter(tournament=due).count() == 1

@@ -219,4 +219,4 @@ class StandingsView(APIView):
         raw = request.query_params.get("after_round")
         after = int(raw) if raw and raw.isdigit() else None
         table = selectors.standings(tournament=t, after_round=after)
-        return Response(s.StandingsSerializer(s.standings_data(table)).data)
+        return Response(s.standings_data(table))  # shaped as StandingsSerializer

@@ -1,7 +1,9 @@
-"""The game page's data: the seats, each deal's scores, the record for the replay, ratings.
+"""The game's record page: the seats, each deal's scores, the record for the replay.
 
 A finished game shows its whole record (the seed and every hand); a game in progress shows
 only what a spectator may see (docs/rules.md §8): the record and view for viewer None.
+What listening apps add to the page (the ladder's rating changes) comes from
+``games.extensions.page_parts``.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from typing import Any
 
 from django.http import Http404
 
+from games import extensions
+from games import selectors as game_selectors
 from games.engine.constants import team_of
 from games.models import Game, GameStatus, Seat
-from ladder import selectors
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -60,8 +63,6 @@ def _record(game: Game, seats: list[Seat]) -> tuple[dict[str, Any] | None, dict[
     """(record, spectator view): the whole record once finished, a spectator's otherwise."""
     if game.started_at is None:
         return None, None
-    from games import selectors as game_selectors
-
     record = game_selectors.game_record(game=game, seats=seats, seat=None)
     view = None
     if game.status != GameStatus.FINISHED:
@@ -75,7 +76,8 @@ def game_page_context(public_id: str) -> dict[str, Any]:
         raise Http404(f"No game {public_id!r}.")
     seats = list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
     record, view = _record(game, seats)
-    changes = selectors.game_changes(game)
+    parts = extensions.page_parts(game)
+    changes = parts.get("ratings") or {"seats": {}, "sides": {}}
     seat_rows = [
         {
             "position": s.position,
@@ -93,4 +95,5 @@ def game_page_context(public_id: str) -> dict[str, Any]:
         "record": record,
         "view": view,
         "pair_changes": changes["sides"],
+        "parts": parts,
     }
