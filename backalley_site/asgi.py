@@ -3,10 +3,12 @@ coroutines). Served by gunicorn with uvicorn workers, see docs/deployment.md."""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
-site = get_asgi_application()  # sets Django up
+
+from backalley_site.asgi_errors import get_shaped_asgi_application  # noqa: E402
+
+# Django's handler, answering unreadable requests under /api/ in the error shape.
+site = get_shaped_asgi_application()  # sets Django up
 
 from games.live.asgi import route  # noqa: E402 - needs Django set up
 

@@ -34,7 +34,9 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
+import secrets
 import shlex
 import signal
 import socket
@@ -99,8 +101,12 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         DATABASE_URL=os.environ["DATABASE_URL"],
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",  # plain HTTP on loopback (TLS is the proxy's)
     )
-    env.pop("DJANGO_SECRET_KEY", None)
+    for name, value in list(env.items()):  # compose's ${VAR:-default} and ${VAR:?required}
+        found = re.fullmatch(r"\$\{\w+:([-?])(.*)\}", value)
+        if found:
+            env[name] = found.group(2) if found.group(1) == "-" else secrets.token_urlsafe(64)
     binary = Path(sys.executable).parent / args[0]
     proc = subprocess.Popen(
         [str(binary), *args[1:]],
@@ -474,6 +480,8 @@ def main() -> None:
         import httpx
 
         for _ in range(300):
+            if proc.poll() is not None:
+                sys.exit(f"the server exited; see {log}")
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/healthz/", timeout=2).status_code == 200:
                     break

@@ -187,30 +187,21 @@ def build_event(n: int, rounds: int = 5) -> int:
         for tb, plan_table, (a, b) in zip(tables, rnd.tables, totals, strict=True):
             ns, ew = plan_table.seats[0], plan_table.seats[1]
             win = 1 if a == b else (2 if a > b else 0)
-            rows.append(
-                Result(
-                    round=r,
-                    entrant=entrants[ns],
-                    table=tb,
-                    seat=0,
-                    scored=True,
-                    half_points=win,
-                    total=a,
-                    against=b,
+            for seat, (entrant, half_points, mine, theirs) in enumerate(
+                ((ns, win, a, b), (ew, 2 - win, b, a))
+            ):
+                rows.append(
+                    Result(
+                        round=r,
+                        entrant=entrants[entrant],
+                        table=tb,
+                        seat=seat,
+                        scored=True,
+                        half_points=half_points,
+                        total=mine,
+                        against=theirs,
+                    )
                 )
-            )
-            rows.append(
-                Result(
-                    round=r,
-                    entrant=entrants[ew],
-                    table=tb,
-                    seat=1,
-                    scored=True,
-                    half_points=2 - win,
-                    total=b,
-                    against=a,
-                )
-            )
         rows += [
             Result(round=r, entrant=entrants[e], bye=True, scored=True, half_points=2)
             for e in rnd.byes

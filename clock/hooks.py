@@ -8,8 +8,21 @@ repeated event changes nothing.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games import hooks as game_hooks
 from games import invitation_hooks
+from games.models import Game
+
+
+@lru_cache(maxsize=4096)
+def _timed(game_id: int, public_id: str) -> bool:
+    """Whether the game has a time control (fixed at creation, so cached per process; the
+    public id guards against a reused pk)."""
+    timed = Game.objects.filter(
+        pk=game_id, public_id=public_id, options__time_control__isnull=False
+    ).exclude(options__time_control=None)
+    return timed.exists()
 
 
 def sync_task_id(game_id: int, seq: int) -> str:
@@ -20,6 +33,8 @@ def follow_game(event: game_hooks.GameEvent) -> None:
     """Start (or stop) the running clock for the turn the game has reached."""
     from clock.tasks import sync_clock
 
+    if not _timed(event.game_id, event.public_id):
+        return  # an untimed game has no clock: no task per move
     sync_clock.apply_async(args=(event.game_id,), task_id=sync_task_id(event.game_id, event.seq))
 
 

@@ -8,11 +8,11 @@ from typing import Any
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import PUBLIC
 from backalley_site.api_schema import ErrorSerializer
 from bots import selectors as bot_selectors
 from bots.api.serializers import BotFaultSerializer
@@ -97,7 +97,7 @@ class LeaderboardPagination(PageNumberPagination):
 class LeaderboardView(generics.GenericAPIView):  # type: ignore[type-arg]
     """Bots in the arena by ladder rating, with their duplicate score and fault rate."""
 
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
     pagination_class = LeaderboardPagination
 
     @extend_schema(responses={200: RankedStandingSerializer(many=True), **ERRORS})
@@ -127,7 +127,7 @@ def bot_card(bot: Any, *, viewer: Any) -> dict[str, Any]:
 
 
 class BotCardView(APIView):
-    permission_classes = [AllowAny]
+    scopes = PUBLIC
 
     @extend_schema(responses={200: BotCardSerializer, **ERRORS})
     def get(self, request: Request, name: str) -> Response:

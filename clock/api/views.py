@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.permissions import PLAY, READ
 from accounts.services import player_for_user
+from backalley_site.api_schema import ErrorSerializer
 from clock import reminders, selectors, vacation
 from clock.api.serializers import (
     MarkReadSerializer,
@@ -119,7 +120,7 @@ class VacationStartView(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: VacationSerializer},
+        responses={200: VacationSerializer, 409: ErrorSerializer},
         summary="Start a vacation: pause your clock in every game",
         description="400 `no_vacation_days`; 409 `already_on_vacation`.",
     )
@@ -134,7 +135,7 @@ class VacationStopView(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: VacationSerializer},
+        responses={200: VacationSerializer, 409: ErrorSerializer},
         summary="End your vacation: your clocks run again",
         description="409 `not_on_vacation`.",
     )

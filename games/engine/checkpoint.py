@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.engine.cards import BB, LB, SUIT_LISTS, SUIT_MASKS
-from games.engine.deal import BLOOPER_BB, BLOOPER_LB, NO_BLOOPER, DealCore, DealState
+from games.engine.deal import DealCore, DealState
 from games.engine.shuffle import HmacKey, JokerSwap, check_seed, commitment
 
 if TYPE_CHECKING:
@@ -30,41 +29,31 @@ if TYPE_CHECKING:
 
 VERSION = 1
 
-# The deal fields a checkpoint stores; the others (trump, trump_mask, the led suit's
-# mask and table, the cached legal mask) follow from these on resume.
-_STORED = (
-    "n",
-    "dealer",
-    "upcard",
-    "start_hands",
-    "hands",
-    "bids",
-    "board_level",
-    "boards",
-    "phase",
-    "to_act",
-    "leader",
-    "trick",
-    "broken",
-    "tricks",
-    "won",
-)
-
 
 class CheckpointError(ValueError):
     """A checkpoint this engine cannot read (another version, or damaged)."""
 
 
 def _deal_data(d: DealCore) -> dict[str, Any]:
-    out: dict[str, Any] = {name: getattr(d, name) for name in _STORED}
-    out["start_hands"] = list(d.start_hands)
-    out["hands"] = list(d.hands)
-    out["bids"] = list(d.bids)
-    out["board_level"] = list(d.board_level)
-    out["trick"] = list(d.trick)
-    out["tricks"] = [[leader, list(cards), winner] for leader, cards, winner in d.tricks]
-    out["won"] = list(d.won)
-    return out
+    # The fields that follow from these (trump, its mask, what the lead obliges, the cached
+    # legal mask) are derived again on resume.
+    return {
+        "n": d.n,
+        "dealer": d.dealer,
+        "upcard": d.upcard,
+        "start_hands": list(d.start_hands),
+        "hands": list(d.hands),
+        "bids": list(d.bids),
+        "board_level": list(d.board_level),
+        "boards": d.boards,
+        "phase": d.phase,
+        "to_act": d.to_act,
+        "leader": d.leader,
+        "trick": list(d.trick),
+        "broken": d.broken,
+        "tricks": [[leader, list(cards), winner] for leader, cards, winner in d.tricks],
+        "won": list(d.won),
+    }
 
 
 def _restore_deal(d: DealCore, data: dict[str, Any]) -> None:
@@ -81,17 +70,7 @@ def _restore_deal(d: DealCore, data: dict[str, Any]) -> None:
     d.tricks = [(int(t[0]), tuple(int(c) for c in t[1]), int(t[2])) for t in data["tricks"]]
     d.won = [int(w) for w in data["won"]]
     if d.trick:  # the trick in progress: what its lead obliges the others to play
-        first = d.trick[0]
-        if (1 << first) & d.trump_mask:
-            d.led_mask = d.trump_mask
-            d.led_list = None
-            d.blooper = BLOOPER_BB if first == BB else BLOOPER_LB if first == LB else NO_BLOOPER
-        else:
-            suit = first // 13
-            d.led_mask = SUIT_MASKS[suit]
-            d.led_list = SUIT_LISTS[suit]
-            d.led_shift = 13 * suit
-            d.blooper = NO_BLOOPER
+        d._lead(d.trick[0])
 
 
 def _swap_data(swap: JokerSwap | None) -> list[int] | None:

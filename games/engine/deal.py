@@ -358,19 +358,7 @@ class DealCore:
         trick.append(card)
         k = len(trick)
         if k == 1:
-            tm = self.trump_mask
-            if bit & tm:
-                self.led_mask = tm
-                self.led_list = None
-                self.blooper = (
-                    BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
-                )
-            else:
-                suit = card // 13
-                self.led_mask = SUIT_MASKS[suit]
-                self.led_list = SUIT_LISTS[suit]
-                self.led_shift = 13 * suit
-                self.blooper = NO_BLOOPER
+            self._lead(card)
             self.to_act = (seat + 1) & 3
             return
         if k < 4:
@@ -391,6 +379,21 @@ class DealCore:
             self.to_act = -1
         else:
             self.leader = self.to_act = winner
+
+    def _lead(self, card: int) -> None:
+        """What leading ``card`` obliges the others to play: its effective suit, and for a
+        Blooper their highest or lowest trump (docs/rules.md §5)."""
+        tm = self.trump_mask
+        if tm >> card & 1:
+            self.led_mask = tm
+            self.led_list = None
+            self.blooper = BLOOPER_BB if card == BB else BLOOPER_LB if card == LB else NO_BLOOPER
+        else:
+            suit = card // 13
+            self.led_mask = SUIT_MASKS[suit]
+            self.led_list = SUIT_LISTS[suit]
+            self.led_shift = 13 * suit
+            self.blooper = NO_BLOOPER
 
     def _play_error(self, card: int) -> EngineError:
         """Why ``card`` may not be played now (the message names only the actor's own cards)."""

@@ -49,6 +49,10 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/bots/{name}/faults/"): BOT_OWNER,
     ("POST", "/api/v1/bots/{name}/rotate-secret/"): BOT_OWNER,
     ("GET", "/api/v1/bots/strategies/"): LOGGED_IN,
+    ("GET", "/api/v1/bots/{name}/arena/"): BOT_OWNER,
+    ("PATCH", "/api/v1/bots/{name}/arena/"): BOT_OWNER,
+    ("GET", "/api/v1/arena/"): ALL,
+    ("GET", "/api/v1/arena/bots/{name}/"): ALL,
     ("POST", "/api/v1/games/"): PLAY,
     ("GET", "/api/v1/games/open/"): LOGGED_IN,
     ("GET", "/api/v1/games/mine/"): LOGGED_IN,
@@ -112,7 +116,9 @@ def test_every_operation_allows_and_refuses_as_the_table_says() -> None:
     owner, friend = PlayerFactory(), PlayerFactory()
     bot = BotPlayerFactory(owner=owner.user)
     Bot.objects.create(player=bot, kind=BotKind.API)
-    game = services.game_create(creator=owner, seats=[owner, bot, None, None])
+    game = services.game_create(
+        creator=owner, seats=[owner, bot, None, None], options={"rated": False}
+    )
     invited = invitations.game_create_inviting(creator=friend, seats=[friend, owner, None, None])
     invitation = invited.invitations.get()
     spare = ApiTokenFactory(user=owner.user, scopes=["read"])
@@ -176,7 +182,9 @@ def test_a_read_token_cannot_spend_vacation_or_change_preferences() -> None:
         assert (r.status_code, r.json()["code"]) == (403, "insufficient_scope"), url
     owner = PlayerFactory()
     bot = BotPlayerFactory(owner=owner.user)
-    game = services.game_create(creator=owner, seats=[owner, bot, None, None])
+    game = services.game_create(
+        creator=owner, seats=[owner, bot, None, None], options={"rated": False}
+    )
     for token in (
         ApiTokenFactory(user=owner.user, scopes=["bot"]),
         ApiTokenFactory(user=owner.user, scopes=["bot", "play"], bot=bot),

@@ -31,7 +31,9 @@ def test_a_deleted_bot_that_played_loses_its_tokens_seats_and_invitations() -> N
     token = ApiTokenFactory(user=owner.user, bot=bot, scopes=["bot"])
     others = [PlayerFactory() for _ in range(3)]
     services.game_create(creator=owner, seats=[bot, *others])  # it has played
-    waiting = services.game_create(creator=owner, seats=[owner, bot, None, None])
+    waiting = services.game_create(
+        creator=owner, seats=[owner, bot, None, None], options={"rated": False}
+    )
     invited = _client(friend.user).post(
         "/api/v1/games/",
         {"seats": [{"kind": "me"}, {"kind": "bot", "name": bot.name}] + [{"kind": "open"}] * 2},

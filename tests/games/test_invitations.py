@@ -118,7 +118,8 @@ def test_own_bots_are_seated_at_once_and_other_owners_bots_are_invited() -> None
     mine = BotPlayerFactory(owner=me.user)
     theirs = BotPlayerFactory(owner=stranger.user)
     other_person = PlayerFactory()
-    r = _create(client_for(me.user), [{"kind": "me"}, *_named(mine, theirs, other_person)])
+    seats = [{"kind": "me"}, *_named(mine, theirs, other_person)]
+    r = _create(client_for(me.user), seats, rated=False)
     body = r.json()
     assert body["seats"][1]["player"] == mine.name
     assert body["seats"][2] is None and body["seats"][3] is None

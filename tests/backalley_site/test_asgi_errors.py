@@ -1,0 +1,75 @@
+"""Under ASGI, a request Django cannot even build still answers in the error shape (/api/)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asgiref.testing import ApplicationCommunicator
+
+from backalley_site.asgi_errors import ShapedASGIHandler
+
+
+async def _call(
+    path: str,
+    query: bytes = b"",
+    *,
+    chunks: list[bytes] | None = None,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST" if chunks else "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "headers": [(b"host", b"testserver"), *(headers or [])],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    app = ApplicationCommunicator(ShapedASGIHandler(), scope)
+    parts = chunks or [b""]
+    for i, chunk in enumerate(parts):
+        more = i < len(parts) - 1
+        await app.send_input({"type": "http.request", "body": chunk, "more_body": more})
+    start: Any = await app.receive_output(10)
+    body: Any = await app.receive_output(10)
+    return start["status"], {k.lower(): v for k, v in start["headers"]}, body["body"]
+
+
+def test_a_query_that_is_not_utf8_is_a_shaped_400_on_the_api() -> None:
+    import asyncio
+
+    status, headers, body = asyncio.run(_call("/api/v1/games/open/", b"x=\xff\xfe"))
+    assert status == 400 and headers[b"content-type"] == b"application/json"
+    assert json.loads(body)["code"] == "bad_request"
+    status, headers, _ = asyncio.run(_call("/ladder/", b"x=\xff\xfe"))
+    assert status == 400 and not headers[b"content-type"].startswith(b"application/json")
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(settings) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    declared = [(b"content-length", b"50000000")]
+    status, _, body = asyncio.run(_call("/api/v1/games/", chunks=[b"{"], headers=declared))
+    assert status == 413 and json.loads(body)["code"] == "body_too_large"
+    # Streamed (no length declared): refused once it passes the limit.
+    streamed = [b"[" * 600, b"[" * 600, b"]" * 10]
+    status, _, body = asyncio.run(_call("/api/v1/games/", chunks=streamed))
+    assert status == 413 and json.loads(body)["code"] == "body_too_large"
+    status, headers, _ = asyncio.run(_call("/accounts/login/", chunks=streamed))
+    assert status == 413 and headers[b"content-type"].startswith(b"text/plain")
+
+
+def test_a_body_under_the_limit_reaches_the_view(transactional_db) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    chunks = [b'{"username": ', b"[1, 2"]  # read whole (two messages), then found malformed
+    size = str(sum(map(len, chunks))).encode()
+    json_type = [(b"content-type", b"application/json"), (b"content-length", size)]
+    status, _, body = asyncio.run(_call("/api/v1/auth/signup/", chunks=chunks, headers=json_type))
+    assert status == 400 and json.loads(body)["code"] == "malformed_json", body
