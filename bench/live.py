@@ -34,6 +34,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import secrets
 import shlex
@@ -100,8 +101,12 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         DATABASE_URL=os.environ["DATABASE_URL"],
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",  # plain HTTP on loopback (TLS is the proxy's)
     )
-    env["DJANGO_SECRET_KEY"] = secrets.token_urlsafe(64)  # a throwaway key for this run
+    for name, value in list(env.items()):  # compose's ${VAR:-default} and ${VAR:?required}
+        found = re.fullmatch(r"\$\{\w+:([-?])(.*)\}", value)
+        if found:
+            env[name] = found.group(2) if found.group(1) == "-" else secrets.token_urlsafe(64)
     binary = Path(sys.executable).parent / args[0]
     proc = subprocess.Popen(
         [str(binary), *args[1:]],

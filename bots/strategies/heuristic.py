@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.actions import BOARD, PASS
-from games.engine.cards import JOKERS_MASK, SUIT_MASKS
+from games.engine.cards import JOKERS_MASK, SUIT_MASKS, mask_to_cards
 from games.engine.constants import partner_of
 from games.engine.deal import bidder, suit_mask_of, winning_index
 
@@ -214,7 +214,7 @@ def choose_card(
         # The partner holds the trick: keep my cards unless its card may fall to the last hand.
         if pos == 3 or is_boss(best, tm, live) or not win:
             return _low(legal & led_mask) if following else _discard(hand, legal, tm, live)
-        safe = [c for c in _cards(win) if is_boss(c, tm, live)]
+        safe = [c for c in mask_to_cards(win) if is_boss(c, tm, live)]
         if safe and safe[0] < 52:
             return safe[0]
         return _low(legal & led_mask) if following else _discard(hand, legal, tm, live)
@@ -224,7 +224,7 @@ def choose_card(
     plain = win & ~tm
     if pos == 3:
         return _low(plain) if plain else _low(win)
-    safe = [c for c in _cards(win) if is_boss(c, tm, live)]
+    safe = [c for c in mask_to_cards(win) if is_boss(c, tm, live)]
     plain_safe = [c for c in safe if not tm >> c & 1]
     if plain_safe:
         return plain_safe[0]
@@ -239,12 +239,3 @@ def choose_card(
     if pos == 2 and plain:
         return _high(plain)  # third hand high: make the last hand pay
     return _low(legal & led_mask)
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

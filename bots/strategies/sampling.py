@@ -14,7 +14,7 @@ import random
 from bots.strategies.heuristic import choose_bid
 from bots.strategies.knowledge import SeatKnowledge
 from games.engine.actions import BOARD, PASS
-from games.engine.cards import FULL_DECK_MASK
+from games.engine.cards import FULL_DECK_MASK, mask_to_cards
 from games.engine.deal import DealState, bidder, out_of_play
 from games.engine.errors import EngineError
 
@@ -37,7 +37,7 @@ class Sampler:
     def __init__(self, info: SeatKnowledge) -> None:
         self.info = info
         self.others = [s for s in range(4) if s != info.seat]
-        cards = _cards(info.unseen)
+        cards = mask_to_cards(info.unseen)
         caps = [info.cards_to_hold(s) for s in self.others]
         stock = len(cards) - sum(caps)
         if stock < 0 or any(c < 0 for c in caps):
@@ -124,15 +124,6 @@ class Sampler:
             except EngineError:
                 best = self.hands(rng)  # only if the inference missed a rule: try afresh
         raise SamplingError("sampled deals keep contradicting the play so far")
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _matching(options: list[tuple[int, list[int]]], caps: list[int]) -> list[int] | None:
