@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-live browser clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,9 @@ bench-bots: install
 
 bench-ladder: install
 	$(BIN)/python bench/ladder.py
+
+bench-arena: install
+	$(BIN)/python bench/arena.py
 
 # Waiting clients (SSE and long polls) against the compose web command; needs PostgreSQL and
 # Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.

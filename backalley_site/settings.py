@@ -220,6 +220,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "backalley_site.api_schema.document_errors",
+        "backalley_site.api_examples.add_examples",  # an example for every operation
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",

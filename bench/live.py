@@ -101,6 +101,7 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         DATABASE_URL=os.environ["DATABASE_URL"],
         CELERY_BROKER_URL=os.environ["CELERY_BROKER_URL"],
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",  # plain HTTP on loopback (TLS is the proxy's)
     )
     for name, value in list(env.items()):  # compose's ${VAR:-default} and ${VAR:?required}
         found = re.fullmatch(r"\$\{\w+:([-?])(.*)\}", value)

@@ -61,6 +61,6 @@ def choose_action(
     return strategies.choose_action(strategy, dict(params), state, seat, rng_seed)
 
 
-# The house-strong bot's parameters: its search stops after 3 ms of CPU time per decision
+# The house-strong bot's parameters: its search stops after 10 ms of CPU time per decision
 # (bench/bots_house.py measures it over whole games in duplicate against house-heuristic).
-HOUSE_STRONG_PARAMS: dict[str, Any] = {"samples": 1000, "time_budget": 0.003}
+HOUSE_STRONG_PARAMS: dict[str, Any] = {"samples": 1000, "time_budget": 0.01}

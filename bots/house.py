@@ -44,7 +44,7 @@ HOUSE_BOTS: list[tuple[str, str, str]] = [
     ("house-random", "random", "Plays a random legal card or bid."),
     ("house-heuristic", "heuristic", "Bids from an estimate of its tricks and plays sensibly."),
     ("house-heuristic-2", "heuristic", "A second heuristic bot, for full tables of house bots."),
-    ("house-strong", "strong", "Determinized search, 3 ms of CPU time per decision."),
+    ("house-strong", "strong", "Determinized search, 10 ms of CPU time per decision."),
     ("house-random-2", "random", "A second random bot, for full tables of house bots."),
     ("house-random-3", "random", "A third random bot, for full tables of house bots."),
     ("house-heuristic-3", "heuristic", "A third heuristic bot, for full tables of house bots."),

@@ -16,5 +16,5 @@ worker=$!
 trap 'kill $worker 2>/dev/null; wait $worker 2>/dev/null' EXIT INT TERM
 
 echo "Back Alley Club on http://127.0.0.1:$PORT/ (Ctrl-C to stop)"
-"$BIN/gunicorn" backalley_site.asgi:application --worker-class uvicorn_worker.UvicornWorker \
+"$BIN/gunicorn" backalley_site.asgi:application --worker-class backalley_site.server.Worker \
   --bind "0.0.0.0:$PORT" --workers 1 --reload --graceful-timeout 3 --access-logfile -

@@ -64,7 +64,7 @@ class AsgiServer:
                 "-m",
                 "gunicorn",
                 "backalley_site.asgi:application",
-                "--worker-class=uvicorn_worker.UvicornWorker",
+                "--worker-class=backalley_site.server.Worker",
                 f"--workers={self.workers}",
                 f"--bind=127.0.0.1:{self.port}",
                 "--graceful-timeout=15",

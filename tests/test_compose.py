@@ -90,7 +90,7 @@ def test_migrate_runs_manage_py() -> None:
     assert (ROOT / "manage.py").is_file()
 
 
-ASGI_WORKER = "uvicorn_worker.UvicornWorker"
+ASGI_WORKER = "backalley_site.server.Worker"
 
 
 def _asgi_server(args: list[str]) -> None:
@@ -206,3 +206,11 @@ def test_the_dockerfile_installs_the_project_and_runs_the_asgi_server() -> None:
 def test_the_docker_context_leaves_out_local_state() -> None:
     ignored = set((ROOT / ".dockerignore").read_text().split())
     assert {".git", ".venv", "var", ".env"} <= ignored
+
+
+def test_the_server_leaves_the_client_address_to_django() -> None:
+    """uvicorn must not rewrite the peer address from X-Forwarded-For: DJANGO_NUM_PROXIES
+    alone decides which proxies to believe (throttles and the login lockout read it)."""
+    from backalley_site.server import Worker
+
+    assert Worker.CONFIG_KWARGS["proxy_headers"] is False

@@ -132,6 +132,16 @@ def candidates(now: datetime) -> list[matchmaker.Candidate]:
 
 
 @dataclass(frozen=True)
+class TickPlan:
+    """What one tick decided: the tables to start (four bot ids each) and what it benched."""
+
+    eligible: int
+    tables: list[tuple[int, int, int, int]]
+    benched: list[int]
+    substituted: int
+
+
+@dataclass(frozen=True)
 class TickResult:
     eligible: int
     pairs: list[int]
@@ -139,8 +149,12 @@ class TickResult:
     substituted: int
 
 
-def arena_tick(*, now: datetime | None = None, rng: random.Random | None = None) -> TickResult:
-    """Bench faulty bots, play the turns API bots let run out, then start new pairs."""
+def arena_plan(*, now: datetime | None = None, rng: random.Random | None = None) -> TickPlan:
+    """Bench faulty bots, play the turns API bots let run out, and choose the next tables.
+
+    This is the beat tick's own work; starting each table's pair (two games) is a task of
+    its own, so a tick stays cheap however many bots are opted in.
+    """
     from bots.arena import bench
 
     now = now or timezone.now()
@@ -156,12 +170,18 @@ def arena_tick(*, now: datetime | None = None, rng: random.Random | None = None)
     tables = matchmaker.choose_tables(
         cands, rng, jitter=float(_setting("ARENA_JITTER", matchmaker.DEFAULT_JITTER)), limit=limit
     )
+    return TickPlan(len(cands), tables, benched, substituted)
+
+
+def arena_tick(*, now: datetime | None = None, rng: random.Random | None = None) -> TickResult:
+    """A whole tick in this process: plan it, then start every chosen pair."""
+    plan = arena_plan(now=now, rng=rng)
     pairs = []
-    for table in tables:
+    for table in plan.tables:
         pair = pair_start(bot_ids=table, now=now)
         if pair is not None:
             pairs.append(pair.pk)
-    return TickResult(len(cands), pairs, benched, substituted)
+    return TickResult(plan.eligible, pairs, plan.benched, plan.substituted)
 
 
 def pair_start(*, bot_ids: Sequence[int], now: datetime | None = None) -> ArenaPair | None:

@@ -19,9 +19,28 @@ from bots.arena import services
     time_limit=60,
 )
 def arena_tick() -> dict[str, object]:
-    """Bench faulty bots, play lapsed API-bot turns and start new duplicate pairs."""
-    result = services.arena_tick()
-    return {"eligible": result.eligible, "pairs": result.pairs, "benched": result.benched}
+    """Bench faulty bots, play lapsed API-bot turns and choose new tables; each table's
+    pair is started by its own task (the tick's cost does not grow with the games it makes)."""
+    plan = services.arena_plan()
+    for table in plan.tables:
+        arena_start_pair.delay(list(table))
+    return {"eligible": plan.eligible, "tables": len(plan.tables), "benched": plan.benched}
+
+
+@shared_task(
+    name="bots.arena.start_pair",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=5,
+    retry_backoff=0.5,
+    ignore_result=True,
+)
+def arena_start_pair(bot_ids: list[int]) -> int | None:
+    """Start one duplicate pair; the four entries are locked and checked again, so a table
+    that lost its room since the tick (or a task run twice) starts nothing."""
+    pair = services.pair_start(bot_ids=[int(i) for i in bot_ids])
+    return pair.pk if pair is not None else None
 
 
 @shared_task(

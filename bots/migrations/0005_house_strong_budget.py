@@ -1,12 +1,12 @@
-"""The strong house bots search for 3 ms of CPU time per decision
+"""The strong house bots search for 10 ms of CPU time per decision
 (bots.brain.HOUSE_STRONG_PARAMS), the budget measured over whole games by bench/bots_house.py."""
 
 from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
-PARAMS = {"samples": 1000, "time_budget": 0.003}
-DESCRIPTION = "Determinized search, 3 ms of CPU time per decision."
+PARAMS = {"samples": 1000, "time_budget": 0.01}
+DESCRIPTION = "Determinized search, 10 ms of CPU time per decision."
 
 
 def set_budget(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:

@@ -48,7 +48,7 @@ def bots_worker(tmp_path: Any) -> Iterator[None]:
 
 @pytest.fixture
 def short_pause(settings: Any) -> None:
-    settings.GAMES_TRICK_PAUSE_MS = 250  # the test plays fast; people get the default
+    settings.GAMES_TRICK_PAUSE_MS = 150  # the test plays fast; people get the default
 
 
 def _sign_up(page: Any, base: str) -> None:
@@ -111,6 +111,7 @@ def _check_dock(page: Any, label: str) -> None:
     check_layout(page, label)
 
 
+@pytest.mark.timeout(1500)  # a whole 25-deal game through the page (~200 moves of one seat)
 def test_day_one_sign_up_one_click_a_whole_rated_game_and_the_ladder(
     browser: Any, live_server: Any, bots_worker: None, short_pause: None
 ) -> None:

@@ -62,6 +62,12 @@
     return board().querySelector(".bids button, .hand button:not([aria-disabled='true'])");
   }
 
+  // Whether keyboard focus was last in the hand or the bids (kept there across swaps).
+  var handFocus = false;
+  document.addEventListener("focusin", function (e) {
+    handFocus = !!(e.target.closest && e.target.closest(".hand, .bids"));
+  });
+
   function focusHand() {
     var target = playable() || board().querySelector(".hand button");
     if (target) target.focus();
@@ -98,7 +104,10 @@
     if (newScores && scoresOpen !== null) newScores.open = scoresOpen;
     syncSummary();
     var target = key && board().querySelector(key);
-    if (returnFocus) { returnFocus = false; focusHand(); }
+    // After this page's move (or when the focused button went away), focus goes back to
+    // the hand: the first card or bid that may be chosen, else the first card.
+    var lost = handFocus && !board().contains(document.activeElement);
+    if (returnFocus || (key && !target) || lost) { returnFocus = false; focusHand(); }
     else if (target) target.focus();
     showTurnInTitle();
   }
@@ -196,6 +205,10 @@
     box.append(div);
     if (String(ev.seat) === seat) {
       var mine = board().querySelector(".hand [data-card='" + ev.card + "']");
+      if (mine && mine === document.activeElement) {
+        var near = mine.nextElementSibling || mine.previousElementSibling;
+        if (near) near.focus();
+      }
       if (mine) mine.remove();
     }
   }
@@ -388,6 +401,7 @@
         board().querySelectorAll(".hand button, .bids button").forEach(function (b) {
           b.setAttribute("aria-disabled", "true");
         });
+        if (hadFocus && !board().contains(document.activeElement)) focusHand();
         var seqNow = data.move && data.move.seq;
         // The feed may have brought this move (and its answers) while it was on its way.
         if (seqNow && curSeq >= seqNow && !queue.length && !pumping) return refresh();

@@ -210,3 +210,21 @@ def test_an_api_bots_lapsed_arena_turn_is_played_by_the_house_and_logged(setting
     assert fault.bot_id in {b.pk for b in api}
     # The next turn has just begun: nothing to do yet.
     assert arena_tick(rng=random.Random(3)).substituted == 0
+
+
+def test_the_beat_tick_only_chooses_tables_and_each_pair_starts_in_its_own_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tick's cost does not grow with the games it makes: it hands each table on."""
+    from bots.arena import tasks
+
+    for i in range(4):
+        entered_bot(f"Taskbot-{i}", max_concurrent=2)
+    sent: list[list[int]] = []
+    monkeypatch.setattr(tasks.arena_start_pair, "delay", lambda ids: sent.append(ids))
+    summary = tasks.arena_tick()
+    assert summary["tables"] == 1 and len(sent) == 1 and len(set(sent[0])) == 4
+    assert not ArenaPair.objects.exists()  # nothing started by the tick itself
+    pair_id = tasks.arena_start_pair(sent[0])
+    assert ArenaPair.objects.get().pk == pair_id
+    assert tasks.arena_start_pair(sent[0]) is None  # run twice: the bots have no room left
