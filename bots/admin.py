@@ -4,7 +4,7 @@ from bots.models import Bot, BotFault
 
 
 @admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class BotAdmin(admin.ModelAdmin[Bot]):
     list_display = ["player", "kind", "strategy", "status", "consecutive_faults", "created_at"]
     list_filter = ["kind", "status"]
     search_fields = ["player__name"]
@@ -13,7 +13,7 @@ class BotAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(BotFault)
-class BotFaultAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class BotFaultAdmin(admin.ModelAdmin[BotFault]):
     list_display = ["bot", "kind", "game", "seq", "created_at"]
     list_filter = ["kind"]
     raw_id_fields = ["bot", "game"]

@@ -17,7 +17,7 @@ class SeatClockInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(GameClock)
-class GameClockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameClockAdmin(admin.ModelAdmin[GameClock]):
     list_display = [
         "game",
         "days_per_move",
@@ -32,13 +32,13 @@ class GameClockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Vacation)
-class VacationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class VacationAdmin(admin.ModelAdmin[Vacation]):
     list_display = ["player", "started_at", "planned_end", "ended_at", "days_charged"]
     raw_id_fields = ["player"]
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class NotificationAdmin(admin.ModelAdmin[Notification]):
     list_display = ["player", "kind", "title", "created_at", "read_at"]
     list_filter = ["kind"]
     raw_id_fields = ["player", "game"]

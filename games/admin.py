@@ -28,7 +28,7 @@ class SeatInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = (
         "public_id",
         "status",
@@ -70,14 +70,14 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TeamAdmin(admin.ModelAdmin[Team]):
     list_display = ("id", "player_low", "player_high", "created_at")
     search_fields = ("player_low__name", "player_high__name")
     raw_id_fields = ("player_low", "player_high")
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatAdmin(admin.ModelAdmin[Seat]):
     list_display = ("game", "position", "player", "joined_at")
     search_fields = ("game__public_id", "player__name")
     raw_id_fields = ("game", "player")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from bots.models import Bot, BotFault, BotKind, BotStatus
 from games.models import AcceptFrom, InvitationRule
 
 
-class BotCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BotCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=30)
     kind = serializers.ChoiceField(choices=BotKind.choices)
     description = serializers.CharField(
@@ -21,7 +23,7 @@ class BotCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class BotUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BotUpdateSerializer(serializers.Serializer[Any]):
     description = serializers.CharField(max_length=200, required=False, allow_blank=True)
     strategy = serializers.CharField(max_length=40, required=False)
     params = serializers.DictField(required=False)
@@ -104,6 +106,6 @@ class BotFaultSerializer(serializers.ModelSerializer[BotFault]):
         fields = ["id", "kind", "detail", "game", "seq", "created_at"]
 
 
-class StrategySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StrategySerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     params = serializers.DictField()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from clock.models import Notification, NotificationPreference
@@ -35,7 +37,7 @@ class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         ]
 
 
-class MarkReadSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MarkReadSerializer(serializers.Serializer[Any]):
     ids = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
@@ -44,7 +46,7 @@ class MarkReadSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class VacationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class VacationSerializer(serializers.Serializer[Any]):
     days_played = serializers.IntegerField()
     earned = serializers.IntegerField()
     used = serializers.IntegerField()

@@ -26,7 +26,7 @@ from games.models import Invitation, InvitationStatus
 ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409)}
 
 
-class InvitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class InvitationSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="The game's public id.")
     position = serializers.IntegerField()

@@ -11,7 +11,7 @@ from games.models import GameStatus
 from games.presenters import game_summary
 
 
-class SeatSpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatSpecSerializer(serializers.Serializer[Any]):
     """One seat at creation: ``me``, an invited ``player`` or a ``bot`` by name, or ``open``."""
 
     kind = serializers.ChoiceField(choices=["me", "player", "bot", "open"])
@@ -25,7 +25,7 @@ class SeatSpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class GameOptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class GameOptionsSerializer(serializers.Serializer[Any]):
     # Rated unless said otherwise, as on the site.
     rated = serializers.BooleanField(default=True)
     # The clock's option, checked by the clock (games.extensions): bounds live there.
@@ -37,13 +37,13 @@ class GameOptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class GameCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class GameCreateSerializer(serializers.Serializer[Any]):
     # many=True hands min_length/max_length to the ListSerializer, which the stubs do not know.
     seats = SeatSpecSerializer(many=True, min_length=4, max_length=4)  # type: ignore[call-arg]
     options = GameOptionsSerializer(required=False)
 
 
-class SeatTakeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatTakeSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField(min_value=0, max_value=3, required=False)
     bot = serializers.CharField(
         required=False, max_length=30, help_text="Seat one of your bots instead of yourself."
@@ -61,7 +61,7 @@ class ActionField(serializers.JSONField):
         return super().to_internal_value(data)
 
 
-class MoveSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MoveSerializer(serializers.Serializer[Any]):
     action = ActionField()
     expected_seq = serializers.IntegerField(
         min_value=0, help_text="The number of moves you have seen (the game's `seq`)."
@@ -74,25 +74,25 @@ class MoveSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class SeatOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatOutSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     player = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class InvitedOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class InvitedOutSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     player = serializers.CharField()
     is_bot = serializers.BooleanField()
     expires_at = serializers.DateTimeField()
 
 
-class ResultOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ResultOutSerializer(serializers.Serializer[Any]):
     totals = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True)
 
 
-class GameSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class GameSummarySerializer(serializers.Serializer[Any]):
     """A game as anyone may see it (no hands; the seed only after the end)."""
 
     id = serializers.CharField()
@@ -137,7 +137,7 @@ class GameStateSerializer(GameSummarySerializer):
     )
 
 
-class MoveOutSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MoveOutSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField()
     seat = serializers.IntegerField()
     action = serializers.JSONField()
@@ -147,7 +147,7 @@ class MoveResponseSerializer(GameStateSerializer):
     move = MoveOutSerializer()
 
 
-class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LegalActionsSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(allow_null=True)
     seq = serializers.IntegerField()
     to_act = serializers.IntegerField(allow_null=True)
@@ -155,7 +155,7 @@ class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     text = serializers.ListField(child=serializers.CharField())
 
 
-class EventsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class EventsSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField(help_text="The game's move count: pass it as `since` next.")
     status = serializers.CharField()
     events = serializers.ListField(child=serializers.JSONField())
