@@ -123,10 +123,11 @@ class Client:
     def move(self, table: Table) -> tuple[int, Sample]:
         """Submit the policy's move for the seat to act; return (seq before it, timings)."""
         state = table.state
-        action, seq = api_prep.policy(state), state.move_count
+        action, seq, seat = api_prep.policy(state), state.move_count, state.seat_to_act
+        assert seat is not None  # a game not over has a seat to act
         from games.engine.actions import action_to_json
 
-        status, body, took, server = self.conns[state.seat_to_act].call(
+        status, body, took, server = self.conns[seat].call(
             "POST",
             f"/api/v1/games/{table.id}/moves/",
             {"action": action_to_json(action), "expected_seq": seq},

@@ -102,10 +102,11 @@ def advance(table: Table, upto: int) -> None:
 
     state = table.state
     while state.move_count < upto and not state.is_terminal():
-        action = policy(state)
+        action, seat = policy(state), state.seat_to_act
+        assert seat is not None  # a game not over has a seat to act
         move_submit(
             game_id=table.pk,
-            seats=[state.seat_to_act],
+            seats=[seat],
             action=action,
             expected_seq=state.move_count,
             idempotency_key=f"prep-{state.move_count}",

@@ -58,7 +58,7 @@ def _pair(index: int) -> dict[str, object]:
 def _load() -> dict[int, dict[str, object]]:
     if not (RESUME and OUT.exists()):
         return {}
-    return {int(r["index"]): r for r in _read([str(OUT)])}  # type: ignore[arg-type]
+    return {int(r["index"]): r for r in _read([str(OUT)])}  # type: ignore[call-overload]
 
 
 def report(rows: list[dict[str, object]], wall_s: float | None = None) -> None:
@@ -68,7 +68,7 @@ def report(rows: list[dict[str, object]], wall_s: float | None = None) -> None:
     mean, lo, hi = mean_ci(margins)
     print(f"house-strong {HOUSE_STRONG_PARAMS} vs house-heuristic, seed {SEED}:")
     took = f" in {wall_s:.0f} s wall" if wall_s is not None else ""
-    total_cpu = sum(float(r["cpu_s"]) for r in rows)  # type: ignore[arg-type]
+    total_cpu = sum(float(r["cpu_s"]) for r in rows)  # type: ignore[arg-type, misc]
     print(
         f"  {len(rows)} duplicate pairs of whole games ({len(games)} games){took}, "
         f"{total_cpu / 60:.1f} CPU-minutes"
@@ -96,7 +96,7 @@ def run() -> None:
     start = time.perf_counter()
     with OUT.open("a" if RESUME else "w") as out, ProcessPoolExecutor(WORKERS) as pool:
         for row in pool.map(_pair, todo):
-            done[int(row["index"])] = row  # type: ignore[arg-type]
+            done[int(row["index"])] = row  # type: ignore[call-overload]
             out.write(json.dumps(row) + "\n")
             out.flush()
             if len(done) % 10 == 0:

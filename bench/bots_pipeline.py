@@ -150,6 +150,7 @@ def run() -> None:
         wall = time.perf_counter() - t0
         game.refresh_from_db()
         last = Move.objects.filter(game=game).order_by("-seq").first()
+        assert last is not None and game.started_at is not None
         db_span = (last.created_at - game.started_at).total_seconds()
         print(
             f"  four bots: {game.move_count} actions in {db_span:.2f} s "
@@ -160,7 +161,8 @@ def run() -> None:
 
         # 2. A person against three bots (the worker is warm from the game above).
         g = game_create(creator=person, seats=[person, bots[0], bots[1], bots[2]])
-        to_row, to_seen = [], []
+        to_row: list[float] = []
+        to_seen: list[float] = []
         rng = __import__("random").Random(1)
         gid = g.pk
         while len(to_row) < PERSON_MOVES:

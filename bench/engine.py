@@ -92,7 +92,7 @@ def bench_ours_in_child(seconds: float, seed: int, engine: str) -> Throughput:
 
 def bench_openspiel(seconds: float, seed: int, *, uniform_chance: bool) -> Throughput | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})

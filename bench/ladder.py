@@ -28,6 +28,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -69,7 +70,7 @@ def pct(values: list[float], q: float) -> float:
 # --- synthetic data -------------------------------------------------------------------------
 
 
-def copy_rows(table: str, columns: list[str], rows: list[tuple]) -> None:
+def copy_rows(table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
     from django.db import connection
 
     sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
@@ -207,7 +208,7 @@ def bench_incremental(count: int = 200) -> None:
     from ladder.services import ladder_rate_game
 
     last = Game.objects.order_by("-id").first()
-    assert last is not None
+    assert last is not None and last.finished_at is not None
     donors = list(Game.objects.order_by("id")[:count])
     times = []
     for i, donor in enumerate(donors):
@@ -306,12 +307,12 @@ def _strategy(kind: str):  # type: ignore[no-untyped-def]
     return NoisyHeuristic(0.5) if kind == "noisy" else get_strategy(kind)
 
 
-def _arena_game(job: tuple[int, tuple[int, int, int, int]]) -> tuple[int, tuple[int, int]]:
+def _arena_game(job: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[int, int]]:
     from bots.strategies.arena import pair_seed, play_game
 
     index, seats = job
     strategies = tuple(_strategy(BOTS[b]) for b in seats)
-    return index, play_game(pair_seed(2026, index), strategies)  # type: ignore[arg-type]
+    return index, play_game(pair_seed(2026, index), strategies)
 
 
 def bench_predictive(n_games: int, held_out: float = 1 / 3, seed: int = 7) -> None:

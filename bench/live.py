@@ -128,6 +128,7 @@ class GameInfo:
     to_act: int | None = None
     sent: dict[int, float] = field(default_factory=dict)  # seq -> when its move was sent
     answered: dict[int, float] = field(default_factory=dict)  # seq -> when the mover got 201
+    early: list[float] = field(default_factory=list)  # pushes heard before the mover's answer
 
 
 def prepare(games: int) -> list[GameInfo]:
@@ -193,7 +194,7 @@ class Http:
     async def body(reader: asyncio.StreamReader, headers: dict[str, str]) -> bytes:
         if "content-length" in headers:
             return await reader.readexactly(int(headers["content-length"]))
-        chunks = []
+        chunks: list[bytes] = []
         while True:  # chunked
             size = int((await reader.readline()).strip(), 16)
             if size == 0:
@@ -244,7 +245,7 @@ class Bench:
         answered = game.answered.get(seq)
         if answered is None:  # pushed before the mover even had its answer
             self.stats.deliveries.append(0.0)
-            game.early = getattr(game, "early", []) + [now]
+            game.early.append(now)
         else:
             self.stats.deliveries.append(now - answered)
 

@@ -57,7 +57,9 @@ def simulate(n: int, rounds: int, seed: int = 1):  # type: ignore[no-untyped-def
 
     def ranked() -> list[History]:
         order = sorted(range(n), key=lambda i: (-score[i], i))
-        return [History(i, score[i], *sides[i], byes[i], dict(opp[i])) for i in order]
+        return [
+            History(i, score[i], sides[i][0], sides[i][1], byes[i], dict(opp[i])) for i in order
+        ]
 
     plan = []
     for r in range(1, rounds + 1):
