@@ -60,7 +60,7 @@ def test_ladder_player_chart_and_game_replay(
     page.screenshot(path=str(OUT / "player.png"), full_page=True)
 
     page.locator("#recent-games").get_by_role("link", name=game.public_id).click()
-    page.wait_for_url(re.compile(rf".*/ladder/games/{game.public_id}/"))
+    page.wait_for_url(re.compile(rf".*/games/{game.public_id}/record/"))
     assert page.locator("#result").is_visible()
     deals = page.locator("#deals tbody tr")
     assert deals.count() >= 25
