@@ -16,7 +16,8 @@ from django.test import Client
 from games import selectors
 from games.engine.cards import card_str, mask_to_cards, parse_card
 from games.engine.errors import EngineError
-from games.models import Game, GameStatus, Seat
+from games.invitations import invitation_answer
+from games.models import Game, GameStatus, Invitation, Seat
 from tests.conftest import TEST_OUTPUT
 from tests.factories import PASSWORD, PlayerFactory
 from tests.web.conftest import shown_cards
@@ -158,6 +159,9 @@ def test_four_people_play_the_first_deals_through_the_pages(browser: Any, live_s
     assert game.status == GameStatus.WAITING
     north.locator("text=Waiting for players").wait_for()
     north.screenshot(path=str(OUT / "table-waiting.png"), full_page=True)
+    # Naming people invites them: east and south accept (docs/invitations.md).
+    for invitation in Invitation.objects.filter(game=game):
+        invitation_answer(invitation_id=invitation.pk, user=invitation.player.user, accept=True)
 
     west_ctx = _session_context(browser, live_server, players[3].user)
     west = west_ctx.new_page()
