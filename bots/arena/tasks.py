@@ -10,6 +10,17 @@ from django.db import InterfaceError, OperationalError
 
 from bots.arena import services
 
+# Tasks that write: run to the end once (a lost worker hands them back), and retry a
+# dropped database connection a few times.
+_RETRIED_ON_DB_ERRORS: dict[str, object] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "max_retries": 5,
+    "retry_backoff": 0.5,
+    "ignore_result": True,
+}
+
 
 @shared_task(
     name="bots.arena.tick",
@@ -27,15 +38,7 @@ def arena_tick() -> dict[str, object]:
     return {"eligible": plan.eligible, "tables": len(plan.tables), "benched": plan.benched}
 
 
-@shared_task(
-    name="bots.arena.start_pair",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    max_retries=5,
-    retry_backoff=0.5,
-    ignore_result=True,
-)
+@shared_task(name="bots.arena.start_pair", **_RETRIED_ON_DB_ERRORS)
 def arena_start_pair(bot_ids: list[int]) -> int | None:
     """Start one duplicate pair; the four entries are locked and checked again, so a table
     that lost its room since the tick (or a task run twice) starts nothing."""
@@ -43,15 +46,7 @@ def arena_start_pair(bot_ids: list[int]) -> int | None:
     return pair.pk if pair is not None else None
 
 
-@shared_task(
-    name="bots.arena.game_finished",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    max_retries=5,
-    retry_backoff=0.5,
-    ignore_result=True,
-)
+@shared_task(name="bots.arena.game_finished", **_RETRIED_ON_DB_ERRORS)
 def arena_game_finished(game_id: int) -> str:
     """Count a finished arena game for its bots; score the pair once both games are done."""
     return services.arena_game_finished(game_id=int(game_id))
