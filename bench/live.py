@@ -12,14 +12,18 @@ seats (each seat's token holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At
 once the new clients are admitted and the server has settled (five ``/healthz/`` in a row
 within 3x the idle median, or 60 s), for ``--window`` seconds:
 
-- ``/healthz/`` is timed back to back (p50/p99; the idle figure is taken before any client);
+- ``/healthz/`` is timed every 50 ms by a probe in a process of its own (so the figure is the
+  server's, not the lag of this process's loop of thousands of clients); the idle figure is
+  taken the same way before any client, after a warm-up that loads every server worker;
 - two moves a second are made through the API in games with waiters; each waiting client's
   delay from the move's commit (taken as the moment the mover gets its 201; an event that
   arrives before that counts 0) to the event's arrival is recorded (p50/p99), and also the
   delay from the move's request (which adds the move's own processing);
 - a client is dropped if its stream ends or fails, or a long poll fails or is refused;
 - the server's own CPU use (its processes' user+system time over the window, in cores)
-  tells the server's cost apart from the machine's other load.
+  tells the server's cost apart from the machine's other load;
+- this process's own loop lag (p99 of a 10 ms timer's lateness) is printed beside each step:
+  the delivery delays are read in this loop, so a high lag there inflates them.
 
 Prints the step table, the largest count held (healthz p99 <= 3x idle and < 250 ms,
 move->event p99 <= 100 ms, none dropped) and the load average. File descriptors: this
@@ -117,6 +121,64 @@ def start_server(port: int, log: Path) -> tuple[subprocess.Popen[bytes], list[st
         start_new_session=True,
     )
     return proc, args, workers
+
+
+# --- the /healthz/ probe, in a process of its own --------------------------------------------
+def probe_healthz(port: int, seconds: float, interval: float, reconnect: bool, out: Any) -> None:
+    """Time ``GET /healthz/`` on one keep-alive connection (or a new one each time, which
+    spreads the requests over the server's workers) every ``interval`` s for ``seconds``;
+    send the list of latencies (seconds) down the pipe ``out``."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    times: list[float] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if reconnect:
+            conn.close()
+        started = time.monotonic()
+        conn.request("GET", "/healthz/")
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200, response.status
+        times.append(time.monotonic() - started)
+        time.sleep(interval)
+    conn.close()
+    out.send(times)
+
+
+async def healthz_in_process(
+    port: int, seconds: float, interval: float = 0.05, reconnect: bool = False
+) -> list[float]:
+    """Run ``probe_healthz`` in a fresh process and await its figures without blocking the loop."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    worker = context.Process(
+        target=probe_healthz, args=(port, seconds, interval, reconnect, sender)
+    )
+    worker.start()
+    times: list[float] = await asyncio.to_thread(receiver.recv)
+    await asyncio.to_thread(worker.join)
+    return times
+
+
+class LoopLag:
+    """How late a 10 ms timer fires in this loop: the bench's own share of a delivery delay."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            started = time.monotonic()
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, time.monotonic() - started - 0.01))
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._watch())
 
 
 # --- data ----------------------------------------------------------------------------------
@@ -340,14 +402,8 @@ class Bench:
             game.seq, game.to_act = body["seq"], body["to_act"]
 
     async def window(self, seconds: float, moves_per_s: float) -> tuple[list[float], int]:
-        conn_h, conn_m = await self.http.open(), await self.http.open()
-        times: list[float] = []
+        conn_m = await self.http.open()
         end = time.monotonic() + seconds
-
-        async def health_loop() -> None:
-            while time.monotonic() < end:
-                times.append(await self.healthz(conn_h))
-                await asyncio.sleep(0.05)
 
         async def move_loop() -> int:
             made, rng = 0, random.Random(len(self.clients))
@@ -357,10 +413,9 @@ class Bench:
                 await asyncio.sleep(1 / moves_per_s)
             return made
 
-        _, made = await asyncio.gather(health_loop(), move_loop())
+        times, made = await asyncio.gather(healthz_in_process(self.http.port, seconds), move_loop())
         await asyncio.sleep(2.0)  # late deliveries
-        for conn in (conn_h, conn_m):
-            conn[1].close()
+        conn_m[1].close()
         return times, made
 
 
@@ -381,9 +436,10 @@ async def run(
     args: argparse.Namespace, port: int, games: list[GameInfo], pids: list[int]
 ) -> list[dict[str, Any]]:
     bench = Bench(port, games)
-    conn = await bench.http.open()
-    idle = [await bench.healthz(conn) for _ in range(40)]
-    conn[1].close()
+    await healthz_in_process(port, 3.0, interval=0.0, reconnect=True)  # warm every worker
+    idle = await healthz_in_process(port, args.window)
+    lag = LoopLag()
+    lag.start()
     idle_p99 = pct(idle, 0.99)
     print(f"idle /healthz/: p50 {pct(idle, 0.5) * 1000:.1f} ms, p99 {idle_p99 * 1000:.1f} ms")
     rows = []
@@ -402,6 +458,7 @@ async def run(
         bench.stats.deliveries.clear()
         bench.stats.from_request.clear()
         dropped_before = bench.stats.dropped
+        lag.lags.clear()
         times, made = await bench.window(args.window, args.moves)
         server_cpu = (cpu_seconds(pids) - cpu_before) / (time.monotonic() - wall_before)
         d = bench.stats.deliveries
@@ -420,6 +477,7 @@ async def run(
             "dropped_in_step": bench.stats.dropped - dropped_before,
             "load": os.getloadavg()[0],
             "server_cpu": server_cpu,
+            "loop_lag_p99": pct(lag.lags, 0.99) * 1000,
         }
         row["held"] = (
             row["healthz_p99"] <= 3 * idle_p99 * 1000
@@ -434,6 +492,7 @@ async def run(
             f"{row['event_p50']:6.1f} p99 {row['event_p99']:6.1f} ms (from the request p50 "
             f"{row['request_p50']:6.1f} p99 {row['request_p99']:6.1f}; {len(d)} deliveries of "
             f"{made} moves)  dropped {row['dropped']}  server CPU {server_cpu:.2f} cores  "
+            f"bench loop lag p99 {row['loop_lag_p99']:.1f} ms  "
             f"load {row['load']:.1f}  "
             f"{'held' if row['held'] else 'NOT held'}",
             flush=True,

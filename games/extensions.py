@@ -42,6 +42,12 @@ def game_parts(game: Game) -> dict[str, Any]:
     return {name: part(game) for name, part in _parts.items()}
 
 
+def game_part(name: str, game: Game) -> Any:
+    """The one part ``name`` for ``game`` (None when no app registered it)."""
+    part = _parts.get(name)
+    return part(game) if part is not None else None
+
+
 def register_option(name: str, cleaner: OptionCleaner) -> OptionCleaner:
     """Let games accept option ``name``; ``cleaner`` validates it (raising the app's
     typed error) and returns the value to store."""

@@ -6,7 +6,9 @@ private to it, and nothing else; a spectator only the public ones.
 
 Events are built by replaying the log with the engine's ``events`` list. To keep a poll
 cheap, each process keeps, per game, the engine state and the events up to some move count,
-and extends them with only the new moves from the log.
+and extends them with only the new moves from the log: in a small LRU for one-off readers,
+and in each live watch (:mod:`games.live.hub`) for the games someone is waiting on, however
+many those are, so a wake-up never replays a whole game.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ CACHE_SIZE = 64
 
 
 @dataclass(frozen=True)
-class _Entry:
+class FeedEntry:
+    """A game's feed up to ``state.move_count``: extend it with :func:`feed_upto`."""
+
     seed: str
     state: GameState  # never mutated once cached; extended on a clone
     events: tuple[dict[str, Any], ...]
@@ -32,7 +36,7 @@ class _Entry:
 
 
 _lock = threading.Lock()
-_cache: OrderedDict[int, _Entry] = OrderedDict()
+_cache: OrderedDict[int, FeedEntry] = OrderedDict()
 
 
 def forget(game_id: int | None = None) -> None:
@@ -43,7 +47,7 @@ def forget(game_id: int | None = None) -> None:
             _cache.pop(game_id, None)
 
 
-def _build(game: Game, upto: int, base: _Entry | None) -> _Entry:
+def _build(game: Game, upto: int, base: FeedEntry | None) -> FeedEntry:
     if base is None:
         opening: list[dict[str, Any]] = []
         state = GameState.new(game.seed, events=opening)
@@ -58,20 +62,37 @@ def _build(game: Game, upto: int, base: _Entry | None) -> _Entry:
             caused: list[dict[str, Any]] = []
             state.apply(code, events=caused)
             events.extend(dict(ev, seq=seq) for ev in caused)
-    return _Entry(game.seed, state, tuple(events), tuple(ev["seq"] for ev in events))
+    return FeedEntry(game.seed, state, tuple(events), tuple(ev["seq"] for ev in events))
 
 
-def events_and_seqs(game: Game) -> tuple[tuple[dict[str, Any], ...], tuple[int, ...]]:
+Events = tuple[dict[str, Any], ...]
+Seqs = tuple[int, ...]
+
+
+def feed_upto(game: Game, base: FeedEntry | None) -> tuple[Events, Seqs, FeedEntry | None]:
+    """Every event up to ``game.move_count`` and their seqs, extending ``base`` (a watcher's
+    own entry, kept by the caller and passed back next time) rather than the process LRU;
+    also the entry to keep (None before the game starts)."""
+    if game.started_at is None:
+        return (), (), None
+    entry = base if base is not None and base.seed == game.seed else None
+    if entry is None or entry.state.move_count < game.move_count:
+        entry = _build(game, game.move_count, entry)
+    events, seqs = _cut(entry, game.move_count)
+    return events, seqs, entry
+
+
+def events_and_seqs(game: Game) -> tuple[Events, Seqs]:
     """Every event up to ``game.move_count`` (all seats'), and their seqs for bisecting."""
     return _upto(game)
 
 
-def all_events(game: Game) -> tuple[dict[str, Any], ...]:
+def all_events(game: Game) -> Events:
     """Every event of a started game up to ``game.move_count``, in order, with its seq."""
     return _upto(game)[0]
 
 
-def _upto(game: Game) -> tuple[tuple[dict[str, Any], ...], tuple[int, ...]]:
+def _upto(game: Game) -> tuple[Events, Seqs]:
     if game.started_at is None:
         return (), ()
     with _lock:
@@ -87,8 +108,12 @@ def _upto(game: Game) -> tuple[tuple[dict[str, Any], ...], tuple[int, ...]]:
             _cache.move_to_end(game.pk)
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
-    if entry.state.move_count > game.move_count:  # another request already saw newer moves
-        end = bisect.bisect_right(entry.seqs, game.move_count)
+    return _cut(entry, game.move_count)
+
+
+def _cut(entry: FeedEntry, move_count: int) -> tuple[Events, Seqs]:
+    if entry.state.move_count > move_count:  # another request already saw newer moves
+        end = bisect.bisect_right(entry.seqs, move_count)
         return entry.events[:end], entry.seqs[:end]
     return entry.events, entry.seqs
 

@@ -254,7 +254,7 @@ def _clock(game_id: int) -> Any:
     from games import extensions
     from games.models import Game
 
-    return extensions.game_parts(Game.objects.get(pk=game_id)).get("clock")
+    return extensions.game_part("clock", Game.objects.get(pk=game_id))
 
 
 @documented_by(EventsView)
@@ -277,7 +277,9 @@ async def events(request: HttpRequest, public_id: str) -> HttpResponseBase:
         hub.unwatch(gate.game_id)
         if slot is not None:
             await slot.release()
-    clock = await hub.db(_clock, gate.game_id)
+    # With news, the snapshot that brought it carries the clock as of that read (shared by
+    # every waiter of the game); an answer without news reads the clock as of now.
+    clock = snap.clock if found else await hub.db(_clock, gate.game_id)
     return JsonResponse({"seq": snap.seq, "status": snap.status, "events": found, "clock": clock})
 
 
