@@ -5,6 +5,9 @@ connection comes from an address in ``FORWARDED_ALLOW_IPS`` (loopback by default
 Django sees the request. Which proxies to believe is decided in one place, the Django
 setting ``DJANGO_NUM_PROXIES`` (read by the throttles and the login lockout), so the server
 passes the socket's own peer address through unchanged.
+
+Each worker also applies the garbage-collection policy of :mod:`backalley_site.gcpolicy`
+once the application is loaded.
 """
 
 from __future__ import annotations
@@ -16,3 +19,11 @@ from uvicorn_worker import UvicornWorker
 
 class Worker(UvicornWorker):
     CONFIG_KWARGS: dict[str, Any] = {**UvicornWorker.CONFIG_KWARGS, "proxy_headers": False}
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        from django.conf import settings
+
+        from backalley_site import gcpolicy
+
+        gcpolicy.install(settings.GC_FULL_INTERVAL)

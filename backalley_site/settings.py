@@ -367,6 +367,9 @@ LIVE_CHECK_INTERVAL = env.float("LIVE_CHECK_INTERVAL", default=10.0 if LIVE_REDI
 LIVE_MAX_STREAMS_PER_TOKEN = env.int("LIVE_MAX_STREAMS_PER_TOKEN", default=8)
 # Threads per server process for the feed's database reads.
 LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
+# Seconds between full garbage collections in each ASGI server worker (backalley_site.gcpolicy);
+# 0: CPython's own schedule.
+GC_FULL_INTERVAL = env.float("GC_FULL_INTERVAL", default=300.0)
 
 # --- Play pages ---------------------------------------------------------------------------
 # Seconds a table page's poll of the event feed may wait for news: 0 = short polls (an open

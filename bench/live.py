@@ -467,6 +467,7 @@ async def run(
             "admit_s": admit_s,
             "healthz_p50": pct(times, 0.5) * 1000,
             "healthz_p99": pct(times, 0.99) * 1000,
+            "healthz_max": max(times, default=float("nan")) * 1000,
             "moves": made,
             "deliveries": len(d),
             "event_p50": pct(d, 0.5) * 1000,
@@ -488,7 +489,8 @@ async def run(
         rows.append(row)
         print(
             f"{target:>6} clients  admitted in {admit_s:5.1f} s  healthz p50 "
-            f"{row['healthz_p50']:6.1f} p99 {row['healthz_p99']:6.1f} ms  move->event p50 "
+            f"{row['healthz_p50']:6.1f} p99 {row['healthz_p99']:6.1f} max {row['healthz_max']:6.1f} ms  "
+            f"move->event p50 "
             f"{row['event_p50']:6.1f} p99 {row['event_p99']:6.1f} ms (from the request p50 "
             f"{row['request_p50']:6.1f} p99 {row['request_p99']:6.1f}; {len(d)} deliveries of "
             f"{made} moves)  dropped {row['dropped']}  server CPU {server_cpu:.2f} cores  "
