@@ -271,9 +271,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     me = player_for_user(request.user)
     players = [s.player for s in a.seats]
     try:
-        game = invitations.game_create_inviting(
-            creator=me, seats=players, options=a.game.options
-        )
+        game = invitations.game_create_inviting(creator=me, seats=players, options=a.game.options)
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("game-table", public_id=public_id)
