@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from accounts.tokens import token_find
 from tests.conftest import TEST_OUTPUT
@@ -55,7 +56,7 @@ def test_sign_up_log_out_log_in_and_make_a_token_in_a_browser(
     page.fill("#id_username", "browser_user")
     page.fill("#id_password", "wrong password")
     page.get_by_role("button", name="Log in").click()
-    assert page.locator(".errorlist").first.is_visible()
+    expect(page.locator(".errorlist").first).to_be_visible()
     page.fill("#id_password", PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(live_server.url + "/")
@@ -68,7 +69,7 @@ def test_sign_up_log_out_log_in_and_make_a_token_in_a_browser(
     assert token is not None and token.name == "my laptop"
     assert sorted(token.scopes) == ["play", "read"]
     page.get_by_role("button", name="Revoke").click()
-    assert page.get_by_text("revoked").first.is_visible()
+    expect(page.get_by_text("revoked").first).to_be_visible()  # after the page reloads
     token.refresh_from_db()
     assert token.revoked_at is not None
     page.close()

@@ -4,6 +4,7 @@ organiser starts, the round's table links to its game, which links back to the e
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import Game
 from tests.factories import PASSWORD, PlayerFactory
@@ -39,14 +40,14 @@ def test_registering_confirming_starting_and_following_a_game(browser, live_serv
     _login(page, live_server, partner)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")
     page.click("#confirm")
-    assert "Partnership confirmed" in page.content()
+    expect(page.locator("body")).to_contain_text("Partnership confirmed")
     page.close()
 
     page = browser.new_page()
     _login(page, live_server, organiser)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")
     page.click("#start")
-    assert "round 1 is paired" in page.content()
+    expect(page.locator("body")).to_contain_text("round 1 is paired")
     link = page.locator("#round-1 + table a").first
     public_id = link.inner_text()
     end_game(Game.objects.get(public_id=public_id), totals=(90, 40))
