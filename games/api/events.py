@@ -44,7 +44,6 @@ from backalley_site.errors import DomainError, error_body
 from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
-from games.live import asgi as live_asgi
 from games.live import hub as live_hub
 
 MAX_WAIT = 60
@@ -269,12 +268,6 @@ async def events(request: HttpRequest, public_id: str) -> HttpResponseBase:
         slot = await hub.slots.acquire(gate.holder, ttl=gate.wait + 30)
         if slot is None:
             return _too_many()
-    if live_asgi.deferred(request):  # the feed's handler waits, without the request
-        return live_asgi.Pending(lambda: _poll_answer(hub, gate, slot))
-    return await _poll_answer(hub, gate, slot)
-
-
-async def _poll_answer(hub: live_hub.Hub, gate: Admitted, slot: Any) -> HttpResponseBase:
     watch = hub.watch(gate.game_id)
     try:
         found, snap = await hub.next_events(
@@ -312,19 +305,13 @@ async def event_stream(request: HttpRequest, public_id: str) -> HttpResponseBase
         slot = await hub.slots.acquire(gate.holder, ttl=SLOT_TTL)
         if slot is None:
             return _too_many()
-
-    async def open_stream() -> HttpResponseBase:
-        response = StreamingHttpResponse(
-            _stream(gate, slot, inline=inline),
-            content_type=(NDJSONRenderer if gate.ndjson else EventStreamRenderer).media_type,
-        )
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
-        return response
-
-    if live_asgi.deferred(request):  # the feed's handler streams, without the request
-        return live_asgi.Pending(open_stream)
-    return await open_stream()
+    response = StreamingHttpResponse(
+        _stream(gate, slot, inline=inline),
+        content_type=(NDJSONRenderer if gate.ndjson else EventStreamRenderer).media_type,
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
 
 
 async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[str]:

@@ -117,7 +117,12 @@
     document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
   }
 
+  // Only the newest refresh may swap the board in: two in flight can answer out of order,
+  // and an older board swapped in last would leave the table behind the feed for good.
+  // A board older than the events already heard is fetched again.
+  var refreshes = 0;
   function refresh() {
+    var mine = ++refreshes;
     return fetch(boardUrl + (seatQuery ? "?" + seatQuery : ""), {
       credentials: "same-origin",
       headers: { Accept: "text/html" },
@@ -125,7 +130,11 @@
     }).then(function (r) {
       if (r.redirected || r.status === 403) { window.location.reload(); return; }
       if (!r.ok) throw new Error("board " + r.status);
-      return r.text().then(swap);
+      return r.text().then(function (html) {
+        if (mine !== refreshes) return;
+        swap(html);
+        if (curSeq > boardSeq() && !busy && !pumping && !queue.length) return refresh();
+      });
     });
   }
 
