@@ -117,12 +117,11 @@
     document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
   }
 
-  // Only the newest refresh may swap the board in: two in flight can answer out of order,
-  // and an older board swapped in last would leave the table behind the feed for good.
-  // A board older than the events already heard is fetched again.
-  var refreshes = 0;
+  // Two refreshes in flight can answer out of order: a board older than the one shown is
+  // dropped (swapped in last, it would leave the table behind the feed for good), and a
+  // board older than the events already heard is fetched again.
+  var BOARD_SEQ = /id="board"[^>]*data-seq="(\d+)"/;
   function refresh() {
-    var mine = ++refreshes;
     return fetch(boardUrl + (seatQuery ? "?" + seatQuery : ""), {
       credentials: "same-origin",
       headers: { Accept: "text/html" },
@@ -131,7 +130,8 @@
       if (r.redirected || r.status === 403) { window.location.reload(); return; }
       if (!r.ok) throw new Error("board " + r.status);
       return r.text().then(function (html) {
-        if (mine !== refreshes) return;
+        var found = BOARD_SEQ.exec(html);
+        if (found && parseInt(found[1], 10) < boardSeq()) return;
         swap(html);
         if (curSeq > boardSeq() && !busy && !pumping && !queue.length) return refresh();
       });
