@@ -93,14 +93,10 @@ def all_events(game: Game) -> Events:
 
 
 def _upto(game: Game) -> tuple[Events, Seqs]:
-    if game.started_at is None:
-        return (), ()
     with _lock:
-        entry = _cache.get(game.pk)
-    if entry is not None and entry.seed != game.seed:
-        entry = None
-    if entry is None or entry.state.move_count < game.move_count:
-        entry = _build(game, game.move_count, entry)
+        cached = _cache.get(game.pk)
+    events, seqs, entry = feed_upto(game, cached)
+    if entry is not None and entry is not cached:
         with _lock:
             current = _cache.get(game.pk)
             if current is None or current.state.move_count <= entry.state.move_count:
@@ -108,7 +104,7 @@ def _upto(game: Game) -> tuple[Events, Seqs]:
             _cache.move_to_end(game.pk)
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
-    return _cut(entry, game.move_count)
+    return events, seqs
 
 
 def _cut(entry: FeedEntry, move_count: int) -> tuple[Events, Seqs]:
