@@ -21,6 +21,7 @@ from games.models import Game, GameStatus
 from ladder.models import RatingChange
 from tests.conftest import TEST_OUTPUT
 from tests.web.layout import check_layout, in_viewport, phone_context
+from tests.web.pagelog import PageLog
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,9 +62,9 @@ def _sign_up(page: Any, base: str) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
-def _wait_for_me(page: Any) -> str:
+def _wait_for_me(page: Any, log: PageLog) -> str:
     """Until it is this seat's turn (the board shows bids or playable cards) or the game ends."""
-    page.wait_for_function(
+    log.wait_for(
         """() => {
           const b = document.getElementById('board');
           if (!b) return false;
@@ -71,12 +72,13 @@ def _wait_for_me(page: Any) -> str:
           return b.classList.contains('my-turn') && !b.classList.contains('busy')
             && !!b.querySelector(".bids button, .hand button:not([aria-disabled='true'])");
         }""",
-        timeout=WAIT_MS,
+        "this seat's turn",
+        WAIT_MS,
     )
     return page.locator("#board").get_attribute("data-status")
 
 
-def _move(page: Any, keyboard: bool) -> None:
+def _move(page: Any, log: PageLog, keyboard: bool) -> None:
     seq = int(page.locator("#board").get_attribute("data-seq"))
     if page.locator(".bids button").count():
         if keyboard:
@@ -99,9 +101,10 @@ def _move(page: Any, keyboard: bool) -> None:
             page.keyboard.press("Enter")
         else:
             page.locator(".hand button:not([aria-disabled='true'])").first.click()
-    page.wait_for_function(
+    log.wait_for(
         f"() => parseInt(document.getElementById('board').dataset.seq, 10) > {seq}",
-        timeout=WAIT_MS,
+        f"the board after move {seq + 1}",
+        WAIT_MS,
     )
 
 
@@ -121,6 +124,7 @@ def test_day_one_sign_up_one_click_a_whole_rated_game_and_the_ladder(
     ctx = browser.new_context(viewport=DESKTOP)
     ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
+    log = PageLog(page)
     _sign_up(page, base)
     assert page.get_by_text("Welcome to the club, Day-One!").is_visible()
     assert page.get_by_text("Welcome back").count() == 0  # one greeting
@@ -146,7 +150,7 @@ def test_day_one_sign_up_one_click_a_whole_rated_game_and_the_ladder(
     moves = 0
     checked: set[int] = set()
     shots = {"trick": False, "summary": False}
-    while _wait_for_me(page) != "finished":
+    while _wait_for_me(page, log) != "finished":
         deal = int(page.locator("#board").get_attribute("data-deal").split(".")[0])
         if deal in CHECK_DEALS and deal not in checked and page.locator(".bids button").count():
             checked.add(deal)
@@ -169,7 +173,7 @@ def test_day_one_sign_up_one_click_a_whole_rated_game_and_the_ladder(
             shots["trick"] = True
             check_layout(page, "finished trick")
             page.screenshot(path=str(OUT / "finished-trick-desktop.png"))
-        _move(page, keyboard=moves % 3 == 0)
+        _move(page, log, keyboard=moves % 3 == 0)
         moves += 1
         if moves % 3 == 1:
             # After a move from the keyboard, focus is back in the hand.

@@ -126,6 +126,7 @@
       credentials: "same-origin",
       headers: { Accept: "text/html" },
       cache: "no-store",
+      signal: timeoutSignal(REQUEST_MS),
     }).then(function (r) {
       if (r.redirected || r.status === 403) { window.location.reload(); return; }
       if (!r.ok) throw new Error("board " + r.status);
@@ -135,6 +136,31 @@
         swap(html);
         if (curSeq > boardSeq() && !busy && !pumping && !queue.length) return refresh();
       });
+    });
+  }
+
+  // Requests that never answer are given up, so that the page can try again.
+  var REQUEST_MS = 20000;
+  function timeoutSignal(ms) {
+    if (window.AbortSignal && AbortSignal.timeout) return AbortSignal.timeout(ms);
+    return undefined;
+  }
+
+  // Until the board has caught up with ``seq`` (this page's own move, or the events heard),
+  // it is fetched again, further apart each time: a board fetch that failed (a dropped
+  // connection, a server restarting) or a feed slow to bring a move never leaves the table
+  // behind the game. While events are still being shown, their own refresh comes first.
+  var CATCH_UP_TRIES = 8;
+  function catchUp(seq, tries) {
+    var attempt = tries || 0;
+    if (boardSeq() >= seq || attempt >= CATCH_UP_TRIES) return Promise.resolve();
+    return sleep(attempt ? Math.min(500 * Math.pow(2, attempt), 8000) : 0).then(function () {
+      if (boardSeq() >= seq) return null;
+      if (busy || pumping || queue.length) return catchUp(seq, attempt + 1);
+      return refresh().then(
+        function () { return catchUp(seq, attempt + 1); },
+        function () { return catchUp(seq, attempt + 1); }
+      );
     });
   }
 
@@ -291,7 +317,10 @@
     pumping = true;
     if (!queue.length) {
       pumping = false;
-      if (curSeq !== boardSeq() && !busy) return refresh().catch(function () {});
+      if (curSeq !== boardSeq() && !busy) {
+        var heardSeq = curSeq;
+        return refresh().catch(function () { return catchUp(heardSeq, 1); });
+      }
       return Promise.resolve();
     }
     var ev = queue.shift();
@@ -396,6 +425,7 @@
         "Idempotency-Key": key,
       },
       body: JSON.stringify(body),
+      signal: timeoutSignal(REQUEST_MS),
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         pending = null;
@@ -403,7 +433,7 @@
         returnFocus = hadFocus;
         if (!r.ok) {
           say(data.message || "That move was not accepted (" + r.status + ").", "error");
-          return refresh();
+          return refresh().catch(function () {});
         }
         // The feed brings this move and the answers to it; the board follows when they end.
         // Until then nothing else may be chosen.
@@ -412,11 +442,12 @@
         });
         if (hadFocus && !board().contains(document.activeElement)) focusHand();
         var seqNow = data.move && data.move.seq;
-        // The feed may have brought this move (and its answers) while it was on its way.
-        if (seqNow && curSeq >= seqNow && !queue.length && !pumping) return refresh();
-        return sleep(3000).then(function () {
-          if (seqNow && boardSeq() < seqNow && !queue.length && !pumping) return refresh();
-        });
+        if (!seqNow) return refresh();
+        // The feed may have brought this move (and its answers) while it was on its way;
+        // else it brings them soon, and the board follows when they end. Should the feed
+        // be slow to bring this move, the board is fetched without it.
+        if (curSeq >= seqNow && !queue.length && !pumping) return refresh().catch(function () { return catchUp(seqNow, 1); });
+        return sleep(3000).then(function () { return catchUp(seqNow); });
       });
     }).catch(function () {
       setBusy(false);
