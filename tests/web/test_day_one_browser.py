@@ -90,14 +90,19 @@ def _move(page: Any, log: PageLog, keyboard: bool) -> None:
     else:
         cards = page.locator(".hand button")
         if keyboard:
-            # Arrows move along the hand; Enter plays the first card that may be played.
+            # Arrows move along the hand (round it, at the end); Enter plays the first card
+            # that may be played. Pressed one at a time, each read back: a person looks
+            # where the focus is before pressing Enter.
             cards.first.focus()
             legal = page.locator(".hand button:not([aria-disabled='true'])").first
             target = legal.get_attribute("data-card")
-            for _ in range(cards.count()):
+            for _ in range(2 * cards.count() + 2):
                 if page.evaluate("document.activeElement.dataset.card") == target:
                     break
                 page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.dataset.card") == target, (
+                f"the arrows never reached {target}; {log.board_state()}"
+            )
             page.keyboard.press("Enter")
         else:
             page.locator(".hand button:not([aria-disabled='true'])").first.click()

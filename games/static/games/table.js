@@ -117,11 +117,25 @@
     document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
   }
 
-  // Two refreshes in flight can answer out of order: a board older than the one shown is
-  // dropped (swapped in last, it would leave the table behind the feed for good), and a
-  // board older than the events already heard is fetched again.
+  // One board fetch at a time: a refresh asked for while one is on its way runs once that
+  // one has answered (so the newest state is always fetched, and boards never answer out of
+  // order). A board older than the one shown is dropped, one identical to it is not swapped
+  // in (focus and screen readers stay put), and one older than the events heard is fetched
+  // again.
   var BOARD_SEQ = /id="board"[^>]*data-seq="(\d+)"/;
+  var fetching = null;
+  var fetchAgain = false;
+  var shownHtml = null;
   function refresh() {
+    if (fetching) { fetchAgain = true; return fetching; }
+    fetching = fetchBoard().finally(function () {
+      fetching = null;
+      if (fetchAgain) { fetchAgain = false; return refresh(); }
+    });
+    return fetching;
+  }
+
+  function fetchBoard() {
     return fetch(boardUrl + (seatQuery ? "?" + seatQuery : ""), {
       credentials: "same-origin",
       headers: { Accept: "text/html" },
@@ -133,8 +147,9 @@
       return r.text().then(function (html) {
         var found = BOARD_SEQ.exec(html);
         if (found && parseInt(found[1], 10) < boardSeq()) return;
-        swap(html);
-        if (curSeq > boardSeq() && !busy && !pumping && !queue.length) return refresh();
+        var text = html.trim();
+        if (text !== shownHtml) { shownHtml = text; swap(text); }
+        if (curSeq > boardSeq() && !busy && !pumping && !queue.length) fetchAgain = true;
       });
     });
   }
@@ -205,6 +220,7 @@
   function trickBox() { return document.getElementById("trick"); }
 
   function clearTrick() {
+    shownHtml = null; // the board on the page is no longer the one fetched
     var box = trickBox();
     if (!box) return;
     box.classList.remove("done");
@@ -214,6 +230,7 @@
   }
 
   function markLead(pos) {
+    shownHtml = null;
     board().querySelectorAll(".lead-mark").forEach(function (m) { m.remove(); });
     var p = plate(pos);
     if (!p) return;
@@ -225,6 +242,7 @@
   }
 
   function showPlay(ev) {
+    shownHtml = null;
     var box = trickBox();
     var p = plate(ev.seat);
     if (!box || !p) return;
@@ -249,6 +267,7 @@
   }
 
   function showTrick(ev) {
+    shownHtml = null;
     var box = trickBox();
     if (!box) return;
     box.classList.add("done");
@@ -293,23 +312,29 @@
 
   // A card after a finished trick waits until the trick has been on the felt for the pause;
   // cards arriving together (bots answering at once) land one after another.
+  // An event the board on the page already shows (a refresh brought a newer board while
+  // the event waited its turn) only updates the news line: its card is on the felt already.
   function step(ev) {
     var line = describe(ev);
     if (line) news.textContent = line;
+    var onBoard = ev.seq <= boardSeq();
     if (ev.type === "play") {
+      if (onBoard) return null;
       var wait = heldSince ? heldSince + pauseMs - Date.now() : 0;
       return sleep(Math.max(wait, 0)).then(function () {
+        if (ev.seq <= boardSeq()) return null;
         showPlay(ev);
         return queue.length ? sleep(Math.min(350, pauseMs / 3)) : null;
       });
     }
-    if (ev.type === "trick") { showTrick(ev); return null; }
+    if (ev.type === "trick") { if (!onBoard) showTrick(ev); return null; }
     if (ev.type === "deal_end") {
       summaryKey = ev.number + "." + ev.attempt;
+      if (onBoard) { syncSummary(); return null; }
       var hold = heldSince ? heldSince + pauseMs - Date.now() : 0;
       return sleep(Math.max(hold, 0)).then(refresh);
     }
-    if (ev.type === "game_end") return refresh();
+    if (ev.type === "game_end") return onBoard ? null : refresh();
     return null;
   }
 
@@ -395,6 +420,7 @@
   // --- moves -----------------------------------------------------------------------------
 
   function setBusy(on) {
+    shownHtml = null;
     busy = on;
     board().classList.toggle("busy", on);
     board().querySelectorAll(".hand button, .bids button").forEach(function (b) {
