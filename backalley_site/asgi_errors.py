@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.http import HttpResponse, HttpResponseBase, JsonResponse
@@ -20,6 +21,21 @@ from backalley_site.errors import error_body
 
 
 class ShapedASGIHandler(ASGIHandler):
+    def load_middleware(self, is_async: bool = False) -> None:
+        """The middleware chain built sync and entered once per request, in its thread.
+
+        Why: Django's async chain runs each sync middleware hook (every ``MiddlewareMixin``:
+        sessions, CSRF, auth, messages, …) through ``sync_to_async``, a round trip between
+        the event loop and the request's thread per hook: about 15 per request here. With
+        thousands of clients waiting on the same loop, each round trip waits its turn,
+        and a page or a move took tens of milliseconds longer than its work. The site's
+        views are sync; the event feed's async views have their own handler
+        (``games.live.asgi``), whose waits must never hold a thread.
+        """
+        super().load_middleware(is_async=False)
+        chain: Any = getattr(self, "_middleware_chain")  # noqa: B009 - set just above
+        self._middleware_chain = sync_to_async(chain, thread_sensitive=True)
+
     async def handle(self, scope: Any, receive: Any, send: Any) -> None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from asgiref.testing import ApplicationCommunicator
 
 from backalley_site.asgi_errors import ShapedASGIHandler
@@ -73,3 +74,26 @@ def test_a_body_under_the_limit_reaches_the_view(transactional_db) -> None:  # t
     json_type = [(b"content-type", b"application/json"), (b"content-length", size)]
     status, _, body = asyncio.run(_call("/api/v1/auth/signup/", chunks=chunks, headers=json_type))
     assert status == 400 and json.loads(body)["code"] == "malformed_json", body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_site_runs_its_middleware_in_the_request_thread_in_one_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each sync middleware hook handed between the loop and the request's thread on its
+    own costs a round trip through a busy event loop; the site's chain is entered once."""
+    import asyncio
+
+    import django.utils.deprecation as deprecation
+
+    hops: list[str] = []
+    original = deprecation.sync_to_async
+
+    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(fn, "__qualname__", repr(fn)))
+        return original(fn, *args, **kwargs)
+
+    monkeypatch.setattr(deprecation, "sync_to_async", counted)
+    status, _, body = asyncio.run(_call("/healthz/"))
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+    assert hops == [], f"middleware hooks handed to a thread one by one: {hops}"
