@@ -19,7 +19,32 @@ from django.core.handlers.asgi import ASGIHandler
 FEED_PATH = re.compile(r"^/api/v1/games/[^/]+/events/(?:stream/)?$")
 
 
+# The site's middleware that a feed request needs: security headers, the request guards, and
+# the session and user (for a browser's signed-in table page). The rest (static files, CSRF,
+# messages, slash redirects, login lockouts) has nothing to do with a GET of the feed, and
+# under the async handler each sync hook is a round trip through the loop that the waiting
+# clients share (docs/live.md, "Benchmark").
+FEED_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "backalley_site.middleware.RequestSanityMiddleware",
+    "backalley_site.middleware.ApiBodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+)
+
+
 class FeedHandler(ASGIHandler):
+    def load_middleware(self, is_async: bool = False) -> None:
+        from django.conf import settings
+        from django.test.utils import override_settings
+
+        # Django builds the chain from settings.MIDDLEWARE alone; this runs once, when the
+        # application is built, before any request.
+        kept = [m for m in settings.MIDDLEWARE if m in FEED_MIDDLEWARE]
+        with override_settings(MIDDLEWARE=kept):
+            super().load_middleware(is_async)
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"The feed serves HTTP only, not {scope['type']}.")
