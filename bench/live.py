@@ -196,6 +196,9 @@ class GameInfo:
 def prepare(games: int) -> list[GameInfo]:
     import django
 
+    from bench.ladder import ensure_database
+
+    ensure_database(os.environ["DATABASE_URL"])  # a fresh machine has none yet
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backalley_site.settings")
     django.setup()
     from django.core.management import call_command
