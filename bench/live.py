@@ -7,7 +7,7 @@ The web service's command and environment are read from docker-compose.yml (guni
 uvicorn workers, same worker count, pooled connections) and run here on PostgreSQL and
 Redis (the broker URL, as compose does). Games are prepared through the services. Then the
 number of waiting clients is stepped up: half follow a game's SSE stream, half long-poll
-it (``wait=55``, re-polling after each answer), spread evenly over the games and their
+it (``wait=55``, re-polling after each answer; ``--poll-share`` changes the mix), spread evenly over the games and their
 seats (each seat's token holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At each step,
 once the new clients are admitted and the server has settled (five ``/healthz/`` in a row
 within 3x the idle median, or 60 s), for ``--window`` seconds:
@@ -295,7 +295,8 @@ class Stats:
 
 
 class Bench:
-    def __init__(self, port: int, games: list[GameInfo]) -> None:
+    def __init__(self, port: int, games: list[GameInfo], poll_share: float = 0.5) -> None:
+        self.poll_share = poll_share
         self.http = Http(port)
         self.games = games
         self.stats = Stats()
@@ -371,7 +372,9 @@ class Bench:
         for i in range(start, start + count):
             game = self.games[i % len(self.games)]
             seat = (i // len(self.games)) % 4
-            client = self.sse_client if i % 2 == 0 else self.poll_client
+            # Long polls spread evenly among the streams (every other client at 0.5).
+            polls = int((i + 1) * self.poll_share) > int(i * self.poll_share)
+            client = self.poll_client if polls else self.sse_client
             self.clients.append(asyncio.create_task(client(game, seat)))
 
     async def healthz(self, conn: Any) -> float:
@@ -438,7 +441,7 @@ async def settle(bench: Bench, idle_p50: float, limit: float = 60.0) -> None:
 async def run(
     args: argparse.Namespace, port: int, games: list[GameInfo], pids: list[int]
 ) -> list[dict[str, Any]]:
-    bench = Bench(port, games)
+    bench = Bench(port, games, args.poll_share)
     await healthz_in_process(port, 3.0, interval=0.0, reconnect=True)  # warm every worker
     idle = await healthz_in_process(port, args.window)
     lag = LoopLag()
@@ -520,6 +523,12 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=15.0, help="seconds measured per step")
     parser.add_argument("--moves", type=float, default=2.0, help="moves per second")
     parser.add_argument("--ramp", type=int, default=300, help="new clients per second")
+    parser.add_argument(
+        "--poll-share",
+        type=float,
+        default=0.5,
+        help="the share of clients that long-poll (the rest follow the stream)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.steps, args.games, args.window = "50,200,500", 40, 8.0
