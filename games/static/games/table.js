@@ -125,7 +125,17 @@
   var BOARD_SEQ = /id="board"[^>]*data-seq="(\d+)"/;
   var fetching = null;
   var fetchAgain = false;
+  // The text of the board on the page as fetched, until the page changes that board (a card
+  // lands, buttons are disabled during a move, …): the observer forgets it at any change.
   var shownHtml = null;
+  var boardChanges = new MutationObserver(function () { shownHtml = null; });
+  function showFetched(text) {
+    if (text === shownHtml) return;
+    swap(text);
+    boardChanges.disconnect();
+    boardChanges.observe(board(), { subtree: true, childList: true, attributes: true, characterData: true });
+    shownHtml = text;
+  }
   function refresh() {
     if (fetching) { fetchAgain = true; return fetching; }
     fetching = fetchBoard().finally(function () {
@@ -147,8 +157,7 @@
       return r.text().then(function (html) {
         var found = BOARD_SEQ.exec(html);
         if (found && parseInt(found[1], 10) < boardSeq()) return;
-        var text = html.trim();
-        if (text !== shownHtml) { shownHtml = text; swap(text); }
+        showFetched(html.trim());
         if (curSeq > boardSeq() && !busy && !pumping && !queue.length) fetchAgain = true;
       });
     });
@@ -220,7 +229,6 @@
   function trickBox() { return document.getElementById("trick"); }
 
   function clearTrick() {
-    shownHtml = null; // the board on the page is no longer the one fetched
     var box = trickBox();
     if (!box) return;
     box.classList.remove("done");
@@ -230,7 +238,6 @@
   }
 
   function markLead(pos) {
-    shownHtml = null;
     board().querySelectorAll(".lead-mark").forEach(function (m) { m.remove(); });
     var p = plate(pos);
     if (!p) return;
@@ -242,7 +249,6 @@
   }
 
   function showPlay(ev) {
-    shownHtml = null;
     var box = trickBox();
     var p = plate(ev.seat);
     if (!box || !p) return;
@@ -267,7 +273,6 @@
   }
 
   function showTrick(ev) {
-    shownHtml = null;
     var box = trickBox();
     if (!box) return;
     box.classList.add("done");
@@ -420,7 +425,6 @@
   // --- moves -----------------------------------------------------------------------------
 
   function setBusy(on) {
-    shownHtml = null;
     busy = on;
     board().classList.toggle("busy", on);
     board().querySelectorAll(".hand button, .bids button").forEach(function (b) {
@@ -468,7 +472,7 @@
         });
         if (hadFocus && !board().contains(document.activeElement)) focusHand();
         var seqNow = data.move && data.move.seq;
-        if (!seqNow) return refresh();
+        if (!seqNow) return refresh().catch(function () {});
         // The feed may have brought this move (and its answers) while it was on its way;
         // else it brings them soon, and the board follows when they end. Should the feed
         // be slow to bring this move, the board is fetched without it.
