@@ -7,8 +7,9 @@ The web service's command and environment are read from docker-compose.yml (guni
 uvicorn workers, same worker count, pooled connections) and run here on PostgreSQL and
 Redis (the broker URL, as compose does). Games are prepared through the services. Then the
 number of waiting clients is stepped up: half follow a game's SSE stream, half long-poll
-it (``wait=55``, re-polling after each answer; ``--poll-share`` changes the mix), spread evenly over the games and their
-seats (each seat's token holds at most ``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At each step,
+it (``wait=55``, re-polling after each answer; ``--poll-share`` changes the mix), spread
+evenly over the games and their seats (each seat's token holds at most
+``LIVE_MAX_STREAMS_PER_TOKEN`` waits). At each step,
 once the new clients are admitted and the server has settled (five ``/healthz/`` in a row
 within 3x the idle median, or 60 s), for ``--window`` seconds:
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
-from asgiref.testing import ApplicationCommunicator
 
 from backalley_site.asgi_errors import ShapedASGIHandler
+from tests.asgi_calls import asgi_request, middleware_thread_hops
 
 
 async def _call(
@@ -18,27 +17,7 @@ async def _call(
     chunks: list[bytes] | None = None,
     headers: list[tuple[bytes, bytes]] | None = None,
 ) -> tuple[int, dict[bytes, bytes], bytes]:
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST" if chunks else "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "headers": [(b"host", b"testserver"), *(headers or [])],
-        "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }
-    app = ApplicationCommunicator(ShapedASGIHandler(), scope)
-    parts = chunks or [b""]
-    for i, chunk in enumerate(parts):
-        more = i < len(parts) - 1
-        await app.send_input({"type": "http.request", "body": chunk, "more_body": more})
-    start: Any = await app.receive_output(10)
-    body: Any = await app.receive_output(10)
-    return start["status"], {k.lower(): v for k, v in start["headers"]}, body["body"]
+    return await asgi_request(ShapedASGIHandler(), path, query, chunks=chunks, headers=headers)
 
 
 def test_a_query_that_is_not_utf8_is_a_shaped_400_on_the_api() -> None:
@@ -84,16 +63,7 @@ def test_the_site_runs_its_middleware_in_the_request_thread_in_one_go(
     own costs a round trip through a busy event loop; the site's chain is entered once."""
     import asyncio
 
-    import django.utils.deprecation as deprecation
-
-    hops: list[str] = []
-    original = deprecation.sync_to_async
-
-    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(getattr(fn, "__qualname__", repr(fn)))
-        return original(fn, *args, **kwargs)
-
-    monkeypatch.setattr(deprecation, "sync_to_async", counted)
+    hops = middleware_thread_hops(monkeypatch)
     status, _, body = asyncio.run(_call("/healthz/"))
     assert status == 200 and json.loads(body) == {"status": "ok"}
     assert hops == [], f"middleware hooks handed to a thread one by one: {hops}"

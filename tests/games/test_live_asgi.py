@@ -4,60 +4,31 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import pytest
-from asgiref.testing import ApplicationCommunicator
 
 from accounts.tokens import token_create
+from tests.asgi_calls import asgi_request, middleware_thread_hops
 from tests.games.conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def _get(
-    app: Any, path: str, query: bytes, token: str
-) -> tuple[int, dict[bytes, bytes], bytes]:
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())],
-        "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }
-    communicator = ApplicationCommunicator(app, scope)
-    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-    start: Any = await communicator.receive_output(10)
-    body: Any = await communicator.receive_output(10)
-    await communicator.wait(5)
-    return start["status"], {k.lower(): v for k, v in start["headers"]}, body["body"]
-
-
 def test_a_feed_request_runs_only_the_feed_middleware_and_keeps_the_security_headers(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import django.utils.deprecation as deprecation
-
     from backalley_site.asgi import application
 
-    hooks: list[str] = []
-    original = deprecation.sync_to_async
-
-    def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hooks.append(getattr(fn, "__qualname__", repr(fn)).split(".")[0])
-        return original(fn, *args, **kwargs)
-
-    monkeypatch.setattr(deprecation, "sync_to_async", counted)
+    hooks = middleware_thread_hops(monkeypatch)
     user = table.players[0].user
     _, secret = token_create(user=user, name="feed", scopes=["read"])
     status, headers, body = asyncio.run(
-        _get(application, f"/api/v1/games/{table.game_id}/events/", b"since=-1", secret)
+        asgi_request(
+            application,
+            f"/api/v1/games/{table.game_id}/events/",
+            b"since=-1",
+            headers=[(b"authorization", f"Bearer {secret}".encode())],
+        )
     )
     assert status == 200, body
     assert json.loads(body)["events"]

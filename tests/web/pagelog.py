@@ -26,23 +26,20 @@ class PageLog:
     def _add(self, line: str) -> None:
         self.lines.append(f"{time.monotonic() - self.started:8.2f}s {line}")
 
-    @staticmethod
-    def _watched(request: Any) -> bool:
-        return any(part in request.url for part in _WATCHED)
+    def _note(self, request: Any, what: str) -> None:
+        """A line for a request to the game's moves, board or feed (others are left out)."""
+        if any(part in request.url for part in _WATCHED):
+            self._add(f"{what} {request.method} {request.url.split('/games/')[-1]}")
 
     def _request(self, request: Any) -> None:
-        if self._watched(request):
-            self._add(f"-> {request.method} {request.url.split('/games/')[-1]}")
+        self._note(request, "->")
 
     def _finished(self, request: Any) -> None:
-        if self._watched(request):
-            response = request.response()
-            status = response.status if response else "?"
-            self._add(f"<- {status} {request.method} {request.url.split('/games/')[-1]}")
+        response = request.response()
+        self._note(request, f"<- {response.status if response else '?'}")
 
     def _failed(self, request: Any) -> None:
-        if self._watched(request):
-            self._add(f"x  {request.failure} {request.method} {request.url.split('/games/')[-1]}")
+        self._note(request, f"x  {request.failure}")
 
     def board_state(self) -> str:
         return str(
