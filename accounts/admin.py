@@ -3,6 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts.credentials import credentials_changed_after_commit
 from accounts.models import ApiToken, Player
 
 
@@ -50,4 +51,5 @@ class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        credentials_changed_after_commit()
         self.message_user(request, f"{count} token(s) revoked.", messages.SUCCESS)

@@ -8,3 +8,6 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Registers the Bearer scheme with drf-spectacular.
         from accounts import schema  # noqa: F401
+        from accounts.credentials import connect
+
+        connect()

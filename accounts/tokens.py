@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.credentials import credentials_changed_after_commit
 from accounts.models import ALL_SCOPES, ApiToken, Player
 from backalley_site.errors import DomainError, NotFoundError
 
@@ -98,6 +99,7 @@ def token_revoke(*, user: User, token_id: int) -> ApiToken:
         ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
             revoked_at=token.revoked_at
         )
+        credentials_changed_after_commit()
     return token
 
 

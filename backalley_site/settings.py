@@ -365,6 +365,10 @@ LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default="backalley:live:")
 LIVE_CHECK_INTERVAL = env.float("LIVE_CHECK_INTERVAL", default=10.0 if LIVE_REDIS_URL else 1.0)
 # Open streams and long polls one token (or one signed-in user) may hold at once.
 LIVE_MAX_STREAMS_PER_TOKEN = env.int("LIVE_MAX_STREAMS_PER_TOKEN", default=8)
+# How long a server process may admit a returning long poll without the gate's queries
+# (games/live/admissions.py). Forgotten sooner in every process when a credential changes,
+# which only Redis can tell them all: without it (the embedded default), 0, never kept.
+LIVE_ADMISSION_TTL = env.float("LIVE_ADMISSION_TTL", default=300.0 if LIVE_REDIS_URL else 0.0)
 # Threads per server process for the feed's database reads.
 LIVE_DB_THREADS = env.int("LIVE_DB_THREADS", default=8)
 # Seconds between full garbage collections in each ASGI server worker (backalley_site.gcpolicy);

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.credentials import credentials_changed_after_commit
 from accounts.services import bot_player_create, player_name_check
 from backalley_site.errors import DomainError
 from backalley_site.text import clean_text
@@ -211,6 +212,7 @@ def bot_remove(*, bot: Bot) -> str:
             ApiToken.objects.filter(bot_id=bot.player_id, revoked_at__isnull=True).update(
                 revoked_at=now
             )
+            credentials_changed_after_commit()
             player_retire(player=bot.player)
             arena_leave(bot_id=bot.pk)
             return "disabled"

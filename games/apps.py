@@ -6,10 +6,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts.credentials import credentials_changed
         from games import hooks
-        from games.live.publish import on_game_event
+        from games.live.publish import on_credentials_changed, on_game_event
 
         # Wake the clients waiting on a game's event feed after each start, move and finish.
         hooks.on_game_started(on_game_event)
         hooks.on_move_committed(on_game_event)
         hooks.on_game_finished(on_game_event)
+        # Forget the long polls' admissions when a token, a bot or an account changes.
+        credentials_changed.connect(on_credentials_changed, dispatch_uid="live-admissions")

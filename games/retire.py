@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.credentials import credentials_changed_after_commit
 from accounts.models import Player
 from games import invitation_hooks, services
 from games.models import GameStatus, Invitation, InvitationStatus, Seat
@@ -21,6 +22,7 @@ def player_retire(*, player: Player) -> Player:
     now = timezone.now()
     with transaction.atomic():
         Player.objects.filter(pk=player.pk, retired_at__isnull=True).update(retired_at=now)
+        credentials_changed_after_commit()  # a retired bot's tokens are refused
         player.refresh_from_db(fields=["retired_at"])
         waiting = Seat.objects.filter(player=player, game__status=GameStatus.WAITING)
         for game_id in list(waiting.values_list("game_id", flat=True)):

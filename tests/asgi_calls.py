@@ -37,8 +37,13 @@ async def asgi_request(
         more = i < len(parts) - 1
         await communicator.send_input({"type": "http.request", "body": chunk, "more_body": more})
     start: Any = await communicator.receive_output(10)
-    body: Any = await communicator.receive_output(10)
-    return start["status"], {k.lower(): v for k, v in start["headers"]}, body["body"]
+    body = b""
+    while True:  # a streaming response comes in several messages
+        message: Any = await communicator.receive_output(10)
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    return start["status"], {k.lower(): v for k, v in start["headers"]}, body
 
 
 def middleware_thread_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:

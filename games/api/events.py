@@ -8,8 +8,11 @@ events and its own private ones; a spectator only the public ones.
 The views are async: a waiting client is a coroutine parked in this process's hub
 (:mod:`games.live.hub`), woken by a push after each commit, not a worker in a sleep loop.
 Authentication, scopes, parameters and errors are DRF's, run once per request by the
-documented views below (:class:`EventsView`, :class:`EventStreamView`), which the async
-views call as their gate; the schema documents those views at the same URLs.
+documented views below (:class:`EventsView`, :class:`EventStreamView`): each is the gate of
+its URL, answering a refusal or an :class:`Admitted` that then waits as a coroutine. Under
+ASGI the feed's handler (:mod:`games.live.asgi`) runs the gate inside the middleware, in one
+call in a thread; elsewhere (the test client, WSGI) the async views below run it. The schema
+documents the gates at the same URLs.
 
 Limits (docs/live.md): a long poll waits at most ``MAX_WAIT`` s, a stream lasts at most
 ``MAX_STREAM`` s (no server timeout is shorter: uvicorn has none, gunicorn's is only the
@@ -34,6 +37,7 @@ from django.http import (
     JsonResponse,
     StreamingHttpResponse,
 )
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -85,14 +89,52 @@ def _holder(request: Request) -> str:
 
 
 class Admitted(HttpResponse):
-    """The gate's answer for a request that may wait: what it waits for. Never sent."""
+    """The gate's answer for a request that may wait: what it waits for. Never sent as is:
+    :meth:`proceed` makes the answer, and :meth:`carry_to` gives it the headers and cookies
+    that the middleware set on this one on its way out (security headers, ``Vary``, a
+    refreshed session cookie)."""
 
     def __init__(
-        self, *, game_id: int, seat: int | None, since: int, wait: int, holder: str, ndjson: bool
+        self,
+        *,
+        game_id: int,
+        seat: int | None,
+        since: int,
+        wait: int,
+        holder: str,
+        stream: bool,
+        ndjson: bool = False,
+        reusable: bool = False,
     ) -> None:
         super().__init__(status=200)
         self.game_id, self.seat, self.since = game_id, seat, since
-        self.wait, self.holder, self.ndjson = wait, holder, ndjson
+        self.wait, self.holder, self.stream, self.ndjson = wait, holder, stream, ndjson
+        # Whether the same request, coming back, would be admitted the same way for as long
+        # as the credential stands (games.live.admissions says when that is).
+        self.reusable = reusable
+
+    async def proceed(self, *, inline: bool) -> HttpResponseBase:
+        """The answer: a long poll's JSON once there is news or the wait is over, or a stream."""
+        if self.stream:
+            return await _open_stream(self, inline=inline)
+        return await _answer_poll(self, inline=inline)
+
+    def middleware_headers(self) -> list[tuple[str, str]]:
+        return [
+            (name, value)
+            for name, value in self.headers.items()
+            if name.lower() not in ("content-type", "content-length")
+        ]
+
+    def carry_to(self, response: HttpResponseBase) -> None:
+        for name, value in self.headers.items():
+            if name.lower() == "vary":
+                patch_vary_headers(response, [v.strip() for v in value.split(",")])
+            elif name.lower() not in ("content-type", "content-length") and not response.has_header(
+                name
+            ):
+                response[name] = value
+        response.cookies.update(self.cookies)
 
 
 class EventsView(APIView):
@@ -135,7 +177,13 @@ class EventsView(APIView):
             since=since,
             wait=wait,
             holder=_holder(request),
-            ndjson=False,
+            stream=False,
+            # A started game's seats never change hands; the seat must not depend on the turn.
+            reusable=(
+                request_token(request) is not None
+                and a.game.started_at is not None
+                and (a.requested is not None or len(a.controlled) <= 1)
+            ),
         )
 
 
@@ -205,23 +253,24 @@ class EventStreamView(APIView):
             since=since,
             wait=timeout,
             holder=_holder(request),
+            stream=True,
             ndjson=getattr(request.accepted_renderer, "format", "") == "ndjson",
         )
 
 
-def documented_by(gate: type[APIView]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Let the schema generator see ``gate`` (its methods and extend_schema) at this URL."""
+def gated_by(gate: type[APIView]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark an async feed view with its DRF gate: ``admission``, the gate as a view (the
+    feed's ASGI handler runs it, with the middleware, in one call in a thread, then awaits
+    :meth:`Admitted.proceed`), and ``cls``, for the schema generator to document the gate
+    (its methods and extend_schema) at this URL."""
 
     def mark(view: Callable[..., Any]) -> Callable[..., Any]:
+        view.admission = gate.as_view()  # type: ignore[attr-defined]
         view.cls = gate  # type: ignore[attr-defined]
         view.initkwargs = {}  # type: ignore[attr-defined]
         return view
 
     return mark
-
-
-_poll_gate = EventsView.as_view()
-_stream_gate = EventStreamView.as_view()
 
 
 def _admit(gate: Callable[..., Any], request: HttpRequest, public_id: str) -> HttpResponseBase:
@@ -257,12 +306,22 @@ def _clock(game_id: int) -> Any:
     return extensions.game_part("clock", Game.objects.get(pk=game_id))
 
 
-@documented_by(EventsView)
+@gated_by(EventsView)
 async def events(request: HttpRequest, public_id: str) -> HttpResponseBase:
-    hub = live_hub.get(inline=not isinstance(request, ASGIRequest))
-    gate = await hub.db(_admit, _poll_gate, request, public_id)
+    return await _gate_then_proceed(events, request, public_id)
+
+
+async def _gate_then_proceed(view: Any, request: HttpRequest, public_id: str) -> HttpResponseBase:
+    """The async view's work outside the feed's ASGI handler (the test client, WSGI)."""
+    inline = not isinstance(request, ASGIRequest)
+    gate = await live_hub.get(inline=inline).db(_admit, view.admission, request, public_id)
     if not isinstance(gate, Admitted):
         return gate
+    return await gate.proceed(inline=inline)
+
+
+async def _answer_poll(gate: Admitted, *, inline: bool) -> HttpResponseBase:
+    hub = live_hub.get(inline=inline)
     slot = None
     if gate.wait > 0:
         slot = await hub.slots.acquire(gate.holder, ttl=gate.wait + 30)
@@ -278,8 +337,9 @@ async def events(request: HttpRequest, public_id: str) -> HttpResponseBase:
         if slot is not None:
             await slot.release()
     # With news, the snapshot that brought it carries the clock as of that read (shared by
-    # every waiter of the game); an answer without news reads the clock as of now.
-    clock = snap.clock if found else await hub.db(_clock, gate.game_id)
+    # every waiter of the game); an answer without news reads the clock as of now, unless
+    # the game has none (thousands of idle long polls time out each minute).
+    clock = snap.clock if found or not snap.timed else await hub.db(_clock, gate.game_id)
     return JsonResponse({"seq": snap.seq, "status": snap.status, "events": found, "clock": clock})
 
 
@@ -293,13 +353,13 @@ def _ndjson(events: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(ev) + "\n" for ev in events)
 
 
-@documented_by(EventStreamView)
+@gated_by(EventStreamView)
 async def event_stream(request: HttpRequest, public_id: str) -> HttpResponseBase:
-    inline = not isinstance(request, ASGIRequest)
+    return await _gate_then_proceed(event_stream, request, public_id)
+
+
+async def _open_stream(gate: Admitted, *, inline: bool) -> HttpResponseBase:
     hub = live_hub.get(inline=inline)
-    gate = await hub.db(_admit, _stream_gate, request, public_id)
-    if not isinstance(gate, Admitted):
-        return gate
     slot = None
     if gate.wait > 0:
         slot = await hub.slots.acquire(gate.holder, ttl=SLOT_TTL)

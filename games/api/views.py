@@ -80,9 +80,9 @@ class GameAccess:
         self.game = selectors.game_get(public_id=public_id)
         self.seats = selectors.game_seats(game=self.game)
         self.controlled = controlled_seats(request, self.seats, acting=acting)
-        requested = _int_param(request, "seat", None, 0, 3) if requested_seat else None
+        self.requested = _int_param(request, "seat", None, 0, 3) if requested_seat else None
         self.seat = selectors.viewer_seat(
-            game=self.game, controlled=self.controlled, requested=requested
+            game=self.game, controlled=self.controlled, requested=self.requested
         )
 
 

@@ -31,7 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.live import publish
+from games.live import admissions, publish
 from games.live.slots import Slots
 
 logger = logging.getLogger(__name__)
@@ -50,6 +50,7 @@ class Snapshot:
     seqs: tuple[int, ...]
     clock: Any = None  # the clock's part of the game, as of this read
     entry: Any = None  # the feed's entry (games.feed.FeedEntry), extended by the next read
+    timed: bool = False  # whether the game has a clock at all (chosen at its creation)
 
     @property
     def done(self) -> bool:
@@ -71,7 +72,8 @@ def _read_snapshot(game_id: int, previous: Snapshot | None) -> Snapshot:
         return Snapshot(-1, "gone", (), ())
     events, seqs, entry = feed.feed_upto(game, previous.entry if previous else None)
     clock = extensions.game_part("clock", game)
-    return Snapshot(game.move_count, game.status, events, seqs, clock, entry)
+    timed = game.time_control is not None
+    return Snapshot(game.move_count, game.status, events, seqs, clock, entry, timed)
 
 
 def _read_counters(ids: list[int]) -> list[tuple[int, int, str]]:
@@ -283,21 +285,34 @@ class Hub:
             except Exception:  # the next round tries again
                 logger.exception("live: periodic check failed")
 
+    def heard(self, data: bytes | str) -> None:
+        """A message on the live channel: a wake-up, or "forget the admissions"."""
+        if data in (publish.FORGET_ADMISSIONS, publish.FORGET_ADMISSIONS.encode()):
+            admissions.tickets.forget_all()
+            return
+        parsed = publish.decode(data)
+        if parsed is not None:
+            self.wake(*parsed)
+
     async def _subscribe_forever(self) -> None:
         import redis.asyncio as aioredis
 
         name = publish.channel()
+        listened = False
         while not self.closing.is_set():
             client = aioredis.Redis.from_url(settings.LIVE_REDIS_URL)
             try:
                 pubsub = client.pubsub()
                 await pubsub.subscribe(name)
-                await self.check()  # what was published while we were not listening
+                # What was published while we were not listening: moves, and perhaps a
+                # credential's change that this process's admissions must not outlive.
+                if listened:
+                    admissions.tickets.forget_all()
+                listened = True
+                await self.check()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
-                        parsed = publish.decode(message["data"])
-                        if parsed is not None:
-                            self.wake(*parsed)
+                        self.heard(message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

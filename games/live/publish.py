@@ -12,6 +12,7 @@ import logging
 import os
 import queue
 import threading
+from typing import Any
 
 from django.conf import settings
 
@@ -89,6 +90,25 @@ def wake(game_id: int, seq: int, status: str) -> None:
     publisher = _redis_publisher()
     if publisher is not None:
         publisher.put(encode(game_id, seq, status))
+
+
+FORGET_ADMISSIONS = "forget-admissions"
+
+
+def forget_admissions() -> None:
+    """A credential changed: every server process forgets the long-poll admissions it keeps
+    (:mod:`games.live.admissions`), this one at once, the others by Redis."""
+    from games.live.admissions import tickets
+
+    tickets.forget_all()
+    publisher = _redis_publisher()
+    if publisher is not None:
+        publisher.put(FORGET_ADMISSIONS)
+
+
+def on_credentials_changed(**kwargs: Any) -> None:
+    """The receiver of :data:`accounts.credentials.credentials_changed`."""
+    forget_admissions()
 
 
 def on_game_event(event: GameEvent) -> None:

@@ -49,6 +49,13 @@ def test_a_snapshot_carries_the_clock_as_of_its_read(db: Any) -> None:
     snap = _read_snapshot(game.pk, None)
     assert snap.clock is not None and snap.clock["running"]["seat"] == game.to_act
     assert snap.clock == extensions.game_part("clock", game)
+    assert snap.timed  # so a long poll that ends without news reads the clock afresh
+
+
+def test_a_game_without_a_clock_is_known_as_such(db: Any) -> None:
+    table = make_table()
+    snap = _read_snapshot(table.game.pk, None)
+    assert snap.clock is None and not snap.timed  # nothing to read when a long poll ends
 
 
 def test_a_game_that_is_gone_reads_as_gone(db: Any) -> None:
