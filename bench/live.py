@@ -461,6 +461,7 @@ async def run(
             await asyncio.sleep(0.2)
         await settle(bench, pct(idle, 0.5))
         admit_s = time.monotonic() - ramp_started
+        print(f"{target:>6} clients admitted; measuring for {args.window:.0f} s", flush=True)
         cpu_before, wall_before = cpu_seconds(pids), time.monotonic()
         bench.stats.deliveries.clear()
         bench.stats.from_request.clear()

@@ -19,6 +19,19 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 
+# One round trip, atomic: drop the lapsed waits, and take a slot if fewer than the limit
+# are held. KEYS[1]: the holder's set; ARGV: now, member, when it lapses, limit, key TTL.
+_TAKE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+    return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
 class Slot:
     def __init__(self, slots: Slots, holder: str, member: str) -> None:
         self.slots, self.holder, self.member = slots, holder, member
@@ -38,6 +51,7 @@ class Slots:
         self.shared = shared  # counted in Redis (when configured) for every server process
         self.local: Counter[str] = Counter()
         self._redis: Any = None
+        self._take: Any = None
 
     @property
     def limit(self) -> int:
@@ -57,6 +71,7 @@ class Slots:
                 socket_connect_timeout=2,
             )
             self._redis = aioredis.Redis(connection_pool=pool)
+            self._take = self._redis.register_script(_TAKE)
         return self._redis
 
     def _key(self, holder: str) -> str:
@@ -67,16 +82,10 @@ class Slots:
         member = uuid.uuid4().hex
         client = self._client()
         if client is not None:
-            key, now = self._key(holder), time.time()
+            now = time.time()
             try:
-                async with client.pipeline(transaction=True) as pipe:
-                    pipe.zremrangebyscore(key, "-inf", now)
-                    pipe.zadd(key, {member: now + ttl})
-                    pipe.zcard(key)
-                    pipe.expire(key, int(ttl) + 120)
-                    count = (await pipe.execute())[2]
-                if count > self.limit:
-                    await client.zrem(key, member)
+                args = [now, member, now + ttl, self.limit, int(ttl) + 120]
+                if not await self._take(keys=[self._key(holder)], args=args):
                     return None
                 return Slot(self, holder, member)
             except Exception as exc:  # Redis away: count in this process instead

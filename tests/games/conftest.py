@@ -114,3 +114,21 @@ def play_first_legal(table: Table, moves: int) -> None:
         action = choose(table.legal(seat))
         r = table.move(seat, action, table.game.move_count)
         assert r.status_code == 201, r.content
+
+
+@pytest.fixture
+def live_redis() -> Any:
+    """The live channel's Redis (LIVE_REDIS_URL, the broker's by default), reachable."""
+    import redis
+    from django.conf import settings
+
+    from tests.conftest import require_service
+
+    url = settings.LIVE_REDIS_URL
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2) if url else None
+        reachable = client is not None and bool(client.ping())
+    except redis.RedisError:
+        reachable = False
+    require_service(reachable, "needs Redis: set CELERY_BROKER_URL (or LIVE_REDIS_URL) to redis://")
+    return client

@@ -26,6 +26,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
+def _needs_redis(live_redis: Any) -> None:
+    """Tickets and shared slots exist only where every process hears the live channel."""
+
+
+@pytest.fixture(autouse=True)
 def _no_tickets() -> Any:
     tickets.forget_all()
     yield
