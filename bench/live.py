@@ -1,7 +1,7 @@
 """Waiting clients against the server as docker-compose starts it (``make bench-live``).
 
     DATABASE_URL=postgres://... CELERY_BROKER_URL=redis://... python bench/live.py [--quick]
-        [--steps 250,1000,2000,3500,5000] [--games 250] [--window 15]
+        [--steps 250,1000,2000,3500,5000] [--games 250] [--window 30]
 
 The web service's command and environment are read from docker-compose.yml (gunicorn with
 uvicorn workers, same worker count, pooled connections) and run here on PostgreSQL and
@@ -16,7 +16,9 @@ within 3x the idle median, or 60 s), for ``--window`` seconds:
 - ``/healthz/`` is timed every 50 ms by a probe in a process of its own (so the figure is the
   server's, not the lag of this process's loop of thousands of clients); the idle figure is
   taken the same way before any client, after a warm-up that loads every server worker;
-- two moves a second are made through the API in games with waiters; each waiting client's
+- two moves a second are made through the API in games with waiters, each by the seat to
+  act on its own connection (so, as from players' browsers and bots, moves reach every
+  server worker, not one); each waiting client's
   delay from the move's commit (taken as the moment the mover gets its 201; an event that
   arrives before that counts 0) to the event's arrival is recorded (p50/p99), and also the
   delay from the move's request (which adds the move's own processing);
@@ -384,11 +386,16 @@ class Bench:
         assert status == 200, status
         return time.monotonic() - started
 
-    async def move(self, conn: Any, game: GameInfo) -> None:
+    async def move(self, movers: dict[str, Any], game: GameInfo) -> None:
+        """The seat to act asks for its legal actions and makes one, on its own connection
+        (as a player's browser or bot does: moves come to every server worker)."""
         seat = game.to_act
         if seat is None:
             return
         token = game.tokens[seat]
+        conn = movers.get(token)
+        if conn is None:
+            conn = movers[token] = await self.http.open()
         status, legal = await self.http.call(
             conn, "GET", f"/api/v1/games/{game.public_id}/legal/?seat={seat}", token
         )
@@ -409,20 +416,21 @@ class Bench:
             game.seq, game.to_act = body["seq"], body["to_act"]
 
     async def window(self, seconds: float, moves_per_s: float) -> tuple[list[float], int]:
-        conn_m = await self.http.open()
+        movers: dict[str, Any] = {}  # a keep-alive connection per moving seat
         end = time.monotonic() + seconds
 
         async def move_loop() -> int:
             made, rng = 0, random.Random(len(self.clients))
             while time.monotonic() < end:
-                await self.move(conn_m, rng.choice(self.games))
+                await self.move(movers, rng.choice(self.games))
                 made += 1
                 await asyncio.sleep(1 / moves_per_s)
             return made
 
         times, made = await asyncio.gather(healthz_in_process(self.http.port, seconds), move_loop())
         await asyncio.sleep(2.0)  # late deliveries
-        conn_m[1].close()
+        for _, writer in movers.values():
+            writer.close()
         return times, made
 
 
@@ -522,7 +530,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="steps 50,200,500 over 40 games")
     parser.add_argument("--steps", default="250,1000,2000,3500,5000")
     parser.add_argument("--games", type=int, default=250)
-    parser.add_argument("--window", type=float, default=15.0, help="seconds measured per step")
+    parser.add_argument(
+        "--window", type=float, default=30.0, help="seconds measured per step (600 probes)"
+    )
     parser.add_argument("--moves", type=float, default=2.0, help="moves per second")
     parser.add_argument("--ramp", type=int, default=300, help="new clients per second")
     parser.add_argument(

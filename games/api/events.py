@@ -24,6 +24,7 @@ answer is 429 ``too_many_streams``.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -51,6 +52,7 @@ from games.api.views import SEAT_PARAM, GameAccess, _int_param
 from games.live import hub as live_hub
 
 MAX_WAIT = 60
+SPREAD = 0.85  # a long poll without news answers after 85-100% of its wait (see _spread)
 MAX_STREAM = 3600
 DEFAULT_STREAM = 300
 HEARTBEAT = 15.0
@@ -164,7 +166,9 @@ class EventsView(APIView):
         description=(
             "Answers at once when there are events after `since`; otherwise waits up to "
             "`wait` seconds for the next move (pushed, not polled), and answers with none "
-            "if nothing happened. A long poll counts as an open wait for the per-token cap."
+            "if nothing happened (a wait of 10 s or more ends between 85% and 100% of it, "
+            "so that polls begun together do not all come back together). A long poll "
+            "counts as an open wait for the per-token cap."
         ),
     )
     def get(self, request: Request, public_id: str) -> HttpResponseBase:
@@ -330,7 +334,7 @@ async def _answer_poll(gate: Admitted, *, inline: bool) -> HttpResponseBase:
     watch = hub.watch(gate.game_id)
     try:
         found, snap = await hub.next_events(
-            gate.game_id, watch, seat=gate.seat, since=gate.since, timeout=gate.wait
+            gate.game_id, watch, seat=gate.seat, since=gate.since, timeout=_spread(gate.wait)
         )
     finally:
         hub.unwatch(gate.game_id)
@@ -341,6 +345,15 @@ async def _answer_poll(gate: Admitted, *, inline: bool) -> HttpResponseBase:
     # the game has none (thousands of idle long polls time out each minute).
     clock = snap.clock if found or not snap.timed else await hub.db(_clock, gate.game_id)
     return JsonResponse({"seq": snap.seq, "status": snap.status, "events": found, "clock": clock})
+
+
+def _spread(wait: int) -> float:
+    """How long a long poll waits for news: between SPREAD and all of ``wait``.
+
+    Why: polls that began together (every client reconnecting after a restart, a crowd
+    arriving at once) would otherwise all time out together, come back together, and do so
+    again every ``wait`` seconds; spread, each cycle scatters them further."""
+    return wait * random.uniform(SPREAD, 1.0) if wait >= 10 else float(wait)
 
 
 def _sse(events: list[dict[str, Any]]) -> str:

@@ -80,3 +80,12 @@ def test_a_wait_ends_at_its_timeout_or_at_the_next_wake_up() -> None:
     assert 0.05 <= timed_out < 1.0
     assert woken < 1.0
     assert replaced  # the wake-up finished this generation and opened the next
+
+
+def test_long_waits_are_spread_so_polls_begun_together_come_back_apart() -> None:
+    from games.api.events import SPREAD, _spread
+
+    waits = [_spread(55) for _ in range(200)]
+    assert all(55 * SPREAD <= w <= 55 for w in waits)
+    assert max(waits) - min(waits) > 55 * (1 - SPREAD) / 2  # really spread, not one value
+    assert _spread(5) == 5.0 and _spread(0) == 0.0  # a short wait is kept as asked
