@@ -110,14 +110,7 @@ class FeedHandler(ASGIHandler):
                 )
             admitted.carry_to(response)
         response._resource_closers.append(request.close)  # type: ignore[attr-defined]
-        if response.status_code >= 400:
-            await sync_to_async(log_response, thread_sensitive=False)(
-                "%s: %s",
-                response.reason_phrase,
-                request.path,
-                response=cast(HttpResponse, response),
-                request=request,
-            )
+        await _log_refusal(request, response)
         return response
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -175,6 +168,20 @@ class FeedHandler(ASGIHandler):
             )
         gate.carry_to(response)
         await self.send_response(response, send)
+        if response.status_code >= 400:  # too_many_streams: logged as the gate's path does
+            await _log_refusal(ASGIRequest(scope, io.BytesIO()), response)
+
+
+async def _log_refusal(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Log an answer of 400 or more to django.request, as Django's handler does."""
+    if response.status_code >= 400:
+        await sync_to_async(log_response, thread_sensitive=False)(
+            "%s: %s",
+            response.reason_phrase,
+            request.path,
+            response=cast(HttpResponse, response),
+            request=request,
+        )
 
 
 async def _disconnect(receive: Any) -> None:

@@ -254,3 +254,28 @@ def test_a_client_that_leaves_a_ticketed_wait_frees_its_slot(table: Table) -> No
 
     held, after = asyncio.run(asyncio.wait_for(wait_and_leave(), 10))
     assert (held, after) == (1, 0)
+
+
+def test_a_ticketed_poll_beyond_the_tokens_cap_is_refused(table: Table, settings: Any) -> None:
+    from backalley_site.asgi import application
+
+    settings.LIVE_MAX_STREAMS_PER_TOKEN = 1
+    _, secret = _token(table)
+    seq = _poll(table, secret)[2]["seq"]
+    assert len(tickets) == 1
+    bearer = [(b"authorization", f"Bearer {secret}".encode())]
+    waiting = f"since={seq}&wait=30".encode()
+
+    async def one_waits_another_is_refused() -> tuple[int, Any]:
+        held = asyncio.ensure_future(
+            asgi_request(application, table.url("events/"), waiting, headers=bearer)
+        )
+        await asyncio.sleep(0.5)  # the first is waiting now, and holds the one slot
+        status, _, body = await asgi_request(
+            application, table.url("events/"), waiting, headers=bearer
+        )
+        held.cancel()
+        return status, json.loads(body)
+
+    status, body = asyncio.run(one_waits_another_is_refused())
+    assert (status, body["code"]) == (429, "too_many_streams")
