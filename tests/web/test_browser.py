@@ -100,6 +100,9 @@ def _try_illegal_card(page: Any, game: Game) -> bool:
     notice.wait_for(state="visible")
     assert notice.inner_text() == expected
     assert Game.objects.get(pk=game.pk).move_count == game.move_count  # nothing was written
+    # After a refusal the page fetches the board again, which undoes the tampering: until
+    # it has, the re-enabled card would be the first one the next move could pick.
+    page.locator(f".hand [data-card='{card}'][aria-disabled='true']").wait_for()
     return True
 
 
