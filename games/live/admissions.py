@@ -143,18 +143,12 @@ class Tickets:
         # Bumped by each forget_all: an admission decided before it must not be kept after it
         # (the gate may have read the token just before it was revoked).
         self.generation = 0
-        self.hits = 0
-        self.misses = 0
 
     def get(self, key: bytes) -> Ticket | None:
         ticket = self._by_key.get(key)
         if ticket is not None and ticket.expires <= time.monotonic():
             self._by_key.pop(key, None)
             ticket = None
-        if ticket is None:
-            self.misses += 1
-        else:
-            self.hits += 1
         return ticket
 
     def remember(
