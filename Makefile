@@ -46,8 +46,9 @@ test: install browser
 	$(BIN)/pytest
 	BACKALLEY_ENGINE=pure $(BIN)/pytest -q tests/engine tests/bots/strategies
 
+# Everything but the browser, worker, server and whole-game tests: the suite to run often.
 test-fast: install
-	$(BIN)/pytest -m "not browser and not worker and not server"
+	$(BIN)/pytest -m "not browser and not worker and not server and not slow"
 
 lint: install
 	$(BIN)/lint-imports

@@ -16,7 +16,7 @@ from ladder.models import RatingChange
 from ladder.services import ladder_rate_game
 from tests.clock.helpers import DAY, T0, play, timed_game
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def test_an_abandoned_seat_is_played_to_the_end_and_the_leaver_rated_as_a_loss() -> None:

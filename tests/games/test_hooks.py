@@ -136,6 +136,7 @@ def test_an_event_whose_process_died_after_commit_is_delivered_by_the_relay(
     assert Event.objects.get(game=game).delivered_at is not None
 
 
+@pytest.mark.slow
 def test_the_end_of_a_game_is_an_event_of_its_own(
     heard: list[hooks.GameEvent], django_capture_on_commit_callbacks: Any
 ) -> None:

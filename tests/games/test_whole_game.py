@@ -24,7 +24,7 @@ from games.models import GameStatus, Move, SeededDeal
 from tests.factories import PlayerFactory
 from tests.games.conftest import Table, choose, client_for, make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|LB|BB)$")
 
