@@ -61,6 +61,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "invitation_not_found": 404,
     "invitation_closed": 409,
     "already_invited": 409,
+    "too_many_invitations": 409,
     "creator_not_seated": 409,
     "too_many_waiting_games": 409,
     "too_many_new_games": 429,

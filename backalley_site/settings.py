@@ -389,6 +389,8 @@ GAMES_INVITATION_HOURS = env.float("GAMES_INVITATION_HOURS", default=72.0)
 # Per account: games waiting for players at once (409), and games created in any hour (429).
 GAMES_MAX_WAITING_PER_ACCOUNT = env.int("GAMES_MAX_WAITING_PER_ACCOUNT", default=10)
 GAMES_MAX_CREATED_PER_HOUR = env.int("GAMES_MAX_CREATED_PER_HOUR", default=30)
+# Per waiting game: invitations sent, answered or not (409 too_many_invitations).
+GAMES_MAX_INVITATIONS_PER_GAME = env.int("GAMES_MAX_INVITATIONS_PER_GAME", default=12)
 CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
     "task": "games.tasks.expire_invitations",
     "schedule": 600.0,

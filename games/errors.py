@@ -105,6 +105,12 @@ class AlreadyInvited(DomainError):
     code = "already_invited"
 
 
+class TooManyInvitations(DomainError):
+    """A waiting game sends at most ``GAMES_MAX_INVITATIONS_PER_GAME`` invitations."""
+
+    code = "too_many_invitations"
+
+
 class CreatorNotSeated(DomainError):
     """A new game seats its creator or one of the creator's bots."""
 

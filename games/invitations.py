@@ -6,7 +6,8 @@ bot whose owner set it to accept invitations from this creator (``InvitationRule
 other named player (a person, or another owner's bot) is *invited*: their seat is held for
 them until they accept (they sit down; the fourth seat starts the game), decline, or let
 the invitation expire (``GAMES_INVITATION_HOURS``); a declined or expired seat becomes an
-open seat. ``games.services.game_create`` stays the low-level service that seats the given
+open seat, to which the creator may invite someone else (``invitation_send``: the same
+rules, seat by seat, while the game waits). ``games.services.game_create`` stays the low-level service that seats the given
 players at once, for events whose entrants consented by registering.
 
 Limits per account (settings): ``GAMES_MAX_WAITING_PER_ACCOUNT`` games waiting for
@@ -31,11 +32,16 @@ from django.utils import timezone
 from accounts.models import Player
 from games import invitation_hooks, services
 from games.errors import (
+    AlreadyInvited,
+    AlreadySeated,
     BadGameSetup,
     CreatorNotSeated,
+    GameNotWaiting,
     InvitationClosed,
     InvitationNotFound,
     NotYourSeat,
+    SeatTaken,
+    TooManyInvitations,
     TooManyNewGames,
     TooManyWaitingGames,
 )
@@ -137,6 +143,74 @@ def game_create_inviting(
         for row in rows:
             invitation_hooks.fire_on_commit("invited", row)
     return game
+
+
+def invitation_send(*, game_id: int, by: Player, position: int, player: Player) -> Game:
+    """The creator of a waiting game names ``player`` for the open seat ``position``.
+
+    The same rules as at creation: a player who may be seated at once (the creator's own
+    bots, the house bots, a bot with a standing yes) sits down, and the fourth seat starts
+    the game; anyone else is invited and the seat is held for them. A seat held by a live
+    invitation or taken is refused, as is a player already seated or invited; at most
+    ``GAMES_MAX_INVITATIONS_PER_GAME`` invitations per game, answered or not, so a game
+    cannot be used to send invitations without end.
+    """
+    if position not in range(4):
+        raise BadGameSetup(message="A seat position is 0, 1, 2 or 3.", extra={"position": position})
+    now = timezone.now()
+    with transaction.atomic():
+        game = services.lock_game(game_id)
+        if game.creator_id != by.pk:
+            raise NotYourSeat(message="Only the game's creator can invite players to it.")
+        if game.status != GameStatus.WAITING:
+            raise GameNotWaiting(message="This game is no longer taking players.")
+        _expire_dead(game, now)  # their seats are open already; their rows must say so
+        taken = dict(game.seats.values_list("position", "player_id"))
+        held = dict(
+            Invitation.objects.filter(game=game, status=InvitationStatus.PENDING).values_list(
+                "position", "player_id"
+            )
+        )
+        if player.pk in taken.values():
+            raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
+        if player.pk in held.values():
+            raise AlreadyInvited(message=f"{player.name} is already invited to this game.")
+        if position in taken or position in held:
+            raise SeatTaken(
+                message=f"Seat {position} is {'taken' if position in taken else 'held for an invited player'}.",
+                extra={"position": position},
+            )
+        if seated_at_once(creator=by, player=player):
+            return services.game_join_seat(game_id=game.pk, player=player, position=position)
+        others = list(Player.objects.filter(pk__in=[*taken.values(), *held.values()]))
+        services.seats_check([*others, player], rated=game.rated)
+        cap = int(getattr(settings, "GAMES_MAX_INVITATIONS_PER_GAME", 12))
+        if Invitation.objects.filter(game=game).count() >= cap:
+            raise TooManyInvitations(
+                message=f"This game has sent {cap} invitations, its limit; leave the seat open "
+                "for anyone, or start a new game.",
+                extra={"limit": cap},
+            )
+        row = Invitation.objects.create(
+            game=game,
+            position=position,
+            player=player,
+            invited_by=by,
+            expires_at=now + invitation_lifetime(),
+        )
+        invitation_hooks.fire_on_commit("invited", row)
+    return game
+
+
+def _expire_dead(game: Game, now: Any) -> None:
+    """Mark the game's pending invitations past their time ``expired`` now (the sweep's
+    work, done early: a new invitation may not sit beside a dead pending one)."""
+    for row in Invitation.objects.select_for_update().filter(
+        game=game, status=InvitationStatus.PENDING, expires_at__lte=now
+    ):
+        row.status = InvitationStatus.EXPIRED
+        row.save(update_fields=["status"])
+        invitation_hooks.fire_on_commit("expired", row)
 
 
 def _lock_invitation(invitation_id: int) -> Invitation:

@@ -50,6 +50,14 @@ class SeatTakeSerializer(serializers.Serializer[Any]):
     )
 
 
+class InviteSerializer(serializers.Serializer[Any]):
+    """An open seat of a waiting game, and the ``player`` or ``bot`` named for it."""
+
+    position = serializers.IntegerField(min_value=0, max_value=3)
+    kind = serializers.ChoiceField(choices=["player", "bot"])
+    name = serializers.CharField(max_length=30)
+
+
 class ActionField(serializers.JSONField):
     """``{"bid": "pass" | "board" | 1..12}`` or ``{"card": "AS"}``."""
 

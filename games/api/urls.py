@@ -24,6 +24,11 @@ urlpatterns = [
     path("games/<str:public_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<str:public_id>/seats/", views.SeatsView.as_view(), name="game-seats"),
     path(
+        "games/<str:public_id>/invitations/",
+        views.GameInvitationsView.as_view(),
+        name="game-invitations",
+    ),
+    path(
         "games/<str:public_id>/seats/<int:position>/",
         views.SeatDetailView.as_view(),
         name="game-seat",

@@ -23,6 +23,7 @@ from games.api.serializers import (
     GameCreateSerializer,
     GameStateSerializer,
     GameSummarySerializer,
+    InviteSerializer,
     LegalActionsSerializer,
     MoveResponseSerializer,
     MoveSerializer,
@@ -198,6 +199,41 @@ class SeatsView(APIView):
             selectors.game_view(game=a.game, seats=a.seats, seat=seat),
             status=status.HTTP_201_CREATED,
         )
+
+
+class GameInvitationsView(APIView):
+    scopes = PLAY  # the creator acts as the person
+
+    @extend_schema(
+        request=InviteSerializer,
+        responses={201: GameStateSerializer, **ERRORS},
+        summary="Invite a player to an open seat of your waiting game",
+        description=(
+            "The game's creator names a `player` or a `bot` for an open seat, by the rules of "
+            "creation: your own bots, the house bots and bots that accept your invitations "
+            "automatically sit down at once (the fourth seat starts the game); anyone else is "
+            "invited and the seat is held for them (`invited` in the answer). For a seat that "
+            "was declined or whose invitation expired. 403 `not_your_seat` (not your game), "
+            "409 `seat_taken`, `already_seated`, `already_invited`, `game_not_waiting`, "
+            "`too_many_invitations` (`GAMES_MAX_INVITATIONS_PER_GAME` per game)."
+        ),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = InviteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(public_id=public_id)
+        invited = _player_named(
+            data.validated_data["name"], bot=data.validated_data["kind"] == "bot"
+        )
+        invitations.invitation_send(
+            game_id=game.pk,
+            by=player_for_user(request.user),
+            position=data.validated_data["position"],
+            player=invited,
+        )
+        access = GameAccess(request, public_id, requested_seat=False)
+        body = selectors.game_view(game=access.game, seats=access.seats, seat=access.seat)
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class SeatDetailView(APIView):

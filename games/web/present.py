@@ -470,11 +470,13 @@ def deadline(payload: dict[str, Any]) -> Deadline | None:
 
 
 def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
-    """The open seats of a waiting game, each named by whom it partners (docs/rules.md §1)."""
+    """The open seats of a waiting game, each named by whom it partners (docs/rules.md §1);
+    a seat held for an invited player is not open."""
     seats = summary["seats"]
+    held = {i["position"] for i in summary.get("invited") or []}
     out = []
     for pos, info in enumerate(seats):
-        if info is not None:
+        if info is not None or pos in held:
             continue
         partner = seats[partner_of(pos)]
         out.append(
@@ -492,3 +494,34 @@ def teams(seats: list[SeatView]) -> list[list[SeatView]]:
     """The two partnerships (docs/rules.md §1): seats 0 and 2, then seats 1 and 3."""
     by_position = sorted(seats, key=lambda s: s.position)
     return [[by_position[0], by_position[2]], [by_position[1], by_position[3]]]
+
+
+@dataclass
+class WaitingSeat:
+    """One seat of a waiting game: who sits there, who is invited to it, and whether the
+    viewer (the game's creator) may invite someone to it."""
+
+    seat: SeatView
+    invited: str | None = None
+    invited_is_bot: bool = False
+    answer_by: datetime | None = None
+    can_invite: bool = False
+
+
+def waiting_seats(
+    summary: dict[str, Any], seats: list[SeatView], *, host: bool
+) -> list[WaitingSeat]:
+    held = {i["position"]: i for i in summary.get("invited") or []}
+    out = []
+    for s in sorted(seats, key=lambda s: s.position):
+        i = held.get(s.position)
+        out.append(
+            WaitingSeat(
+                seat=s,
+                invited=i["player"] if i else None,
+                invited_is_bot=bool(i and i["is_bot"]),
+                answer_by=parse_datetime(i["expires_at"]) if i else None,
+                can_invite=host and s.open and i is None,
+            )
+        )
+    return out

@@ -18,5 +18,7 @@ urlpatterns = [
     path("<str:public_id>/record/", views.record, name="game-record"),
     path("<str:public_id>/join/", views.join, name="game-join"),
     path("<str:public_id>/leave/", views.leave, name="game-leave"),
+    path("<str:public_id>/invite/", views.invite, name="game-invite"),
+    path("<str:public_id>/call-off/", views.call_off, name="game-call-off"),
     path("<str:public_id>/rematch/", views.rematch, name="game-rematch"),
 ]

@@ -187,6 +187,47 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
     return redirect("my-games")
 
 
+@login_required
+@require_POST
+def invite(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The creator names a player or bot for an open seat (``invitations.invitation_send``)."""
+    game = _game(public_id)
+    raw = request.POST.get("position", "")
+    name = request.POST.get("name", "").strip()[:30]
+    invited = Player.objects.filter(name__iexact=name).first() if name else None
+    try:
+        if raw not in ("0", "1", "2", "3"):
+            raise DomainError("bad_game_setup", "Choose one of the open seats.")
+        if invited is None:
+            raise DomainError("unknown_player", f"There is no player or bot called “{name}”.")
+        invitations.invitation_send(
+            game_id=game.pk, by=player_for_user(request.user), position=int(raw), player=invited
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("game-table", public_id=public_id)
+    game.refresh_from_db()
+    if game.seats.filter(player=invited).exists():
+        messages.success(request, f"{invited.name} sits down.")
+    else:
+        messages.success(request, f"{invited.name} is invited.")
+    return redirect("game-table", public_id=public_id)
+
+
+@login_required
+@require_POST
+def call_off(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The creator calls off a game that has not started."""
+    game = _game(public_id)
+    try:
+        services.game_abort(game_id=game.pk, by=player_for_user(request.user))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("game-table", public_id=public_id)
+    messages.success(request, "The game is called off.")
+    return redirect("my-games")
+
+
 @functools.cache
 def _async_feed() -> bool:
     """Whether the event feed is served by async views (then streams and waits are cheap)."""
@@ -226,6 +267,13 @@ def _result(a: _Access, t: present.TableView) -> dict[str, Any] | None:
     }
 
 
+def _is_host(request: HttpRequest, game: Game) -> bool:
+    """Whether the viewer created this game that still waits (may invite and call it off)."""
+    if game.status != GameStatus.WAITING or not request.user.is_authenticated:
+        return False
+    return game.creator_id == player_for_user(request.user).pk
+
+
 def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
     payload = a.payload()
     summary = {k: v for k, v in payload.items() if k != "view"}
@@ -235,6 +283,7 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         contracts=selectors.current_contracts(game=a.game),
         last_deal=selectors.last_deal_summary(game=a.game),
     )
+    host = _is_host(request, a.game)
     return {
         "game": a.game,
         "summary": summary,
@@ -247,6 +296,8 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "time_control": present.time_control_text(a.game.options),
         "can_join": a.game.status == GameStatus.WAITING and a.seat is None,
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
+        "waiting_seats": present.waiting_seats(payload, t.seats, host=host),
+        "is_host": host,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),
         # How the page follows the game: server-sent events where the feed is served by

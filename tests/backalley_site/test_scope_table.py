@@ -58,6 +58,7 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/games/mine/"): LOGGED_IN,
     ("GET", "/api/v1/games/{public_id}/"): LOGGED_IN,
     ("POST", "/api/v1/games/{public_id}/abort/"): PLAY,
+    ("POST", "/api/v1/games/{public_id}/invitations/"): PLAY,
     ("GET", "/api/v1/games/{public_id}/events/"): LOGGED_IN,
     ("GET", "/api/v1/games/{public_id}/events/stream/"): LOGGED_IN,
     ("GET", "/api/v1/games/{public_id}/legal/"): LOGGED_IN,

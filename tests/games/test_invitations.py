@@ -171,3 +171,148 @@ def test_the_site_invites_and_my_games_answers(client: Any) -> None:
     r = client.post(f"/games/invitations/{inv.pk}/", {"answer": "accept"})
     assert r.status_code == 302
     assert game.seats.filter(player=bob, position=2).exists()
+
+
+def _invite(client: Any, game_id: str, position: int, player: Any) -> Any:
+    kind = "bot" if player.is_bot else "player"
+    return client.post(
+        f"/api/v1/games/{game_id}/invitations/",
+        {"position": position, "kind": kind, "name": player.name},
+        format="json",
+    )
+
+
+def test_the_creator_invites_someone_else_to_a_declined_seat() -> None:
+    me, bob, carol = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    seats = [{"kind": "me"}, *_named(bob), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats).json()["id"]
+    (inv,) = _pending(client_for(bob.user))
+    client_for(bob.user).post(f"/api/v1/invitations/{inv['id']}/decline/")
+    r = _invite(client_for(me.user), game_id, 1, carol)
+    assert r.status_code == 201, r.content
+    assert [(i["position"], i["player"]) for i in r.json()["invited"]] == [(1, carol.name)]
+    assert r.json()["seats"][1] is None  # held, not taken: carol has not agreed yet
+    assert Notification.objects.filter(player=carol, kind="invitation").count() == 1
+    accept_invitations(game_id, [client_for(carol.user)])
+    assert Game.objects.get(public_id=game_id).seats.filter(player=carol, position=1).exists()
+
+
+def test_an_expired_invitations_seat_can_be_offered_to_another() -> None:
+    me, bob, carol = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    seats = [{"kind": "me"}, *_named(bob), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats).json()["id"]
+    old = Invitation.objects.get(game__public_id=game_id)
+    Invitation.objects.filter(pk=old.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    # Not swept yet: the row still says pending, but the seat is open and may be offered.
+    r = _invite(client_for(me.user), game_id, 1, carol)
+    assert r.status_code == 201, r.content
+    assert Invitation.objects.get(pk=old.pk).status == InvitationStatus.EXPIRED
+    assert Invitation.objects.get(game=old.game, status=InvitationStatus.PENDING).player == carol
+    # The expired invitee may be asked again, to another seat.
+    r = _invite(client_for(me.user), game_id, 3, bob)
+    assert r.status_code == 201, r.content
+    assert sorted((i["position"], i["player"]) for i in r.json()["invited"]) == [
+        (1, carol.name),
+        (3, bob.name),
+    ]
+
+
+def test_own_and_house_bots_sit_down_at_once_and_the_fourth_starts_the_game() -> None:
+    me, bob = PlayerFactory(), PlayerFactory()
+    mine = BotPlayerFactory(owner=me.user)
+    house = BotPlayerFactory(is_house=True)
+    seats = [{"kind": "me"}, *_named(bob), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats, rated=False).json()["id"]
+    r = _invite(client_for(me.user), game_id, 2, mine)
+    assert r.status_code == 201 and r.json()["seats"][2]["player"] == mine.name
+    accept_invitations(game_id, [client_for(bob.user)])
+    r = _invite(client_for(me.user), game_id, 3, house)
+    assert r.status_code == 201 and r.json()["status"] == "active"
+    assert Invitation.objects.filter(game__public_id=game_id).count() == 1  # bob's only
+
+
+def test_a_refused_invitation_says_why_and_changes_nothing() -> None:
+    me, bob, carol, dave = (PlayerFactory() for _ in range(4))
+    seats = [{"kind": "me"}, *_named(bob), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats).json()["id"]
+    client_for(carol.user).post(f"/api/v1/games/{game_id}/seats/", {"position": 2}, format="json")
+
+    def rows() -> list[Any]:
+        return list(Invitation.objects.order_by("pk").values_list("pk", "status", "position"))
+
+    before = rows()
+
+    def refused(r: Any, status: int, code: str) -> None:
+        assert (r.status_code, r.json()["code"]) == (status, code), r.content
+        assert rows() == before and Game.objects.get(public_id=game_id).seats.count() == 2
+
+    refused(_invite(client_for(carol.user), game_id, 3, dave), 403, "not_your_seat")
+    refused(_invite(client_for(me.user), game_id, 2, dave), 409, "seat_taken")  # carol's
+    refused(_invite(client_for(me.user), game_id, 1, dave), 409, "seat_taken")  # held for bob
+    refused(_invite(client_for(me.user), game_id, 3, carol), 409, "already_seated")
+    refused(_invite(client_for(me.user), game_id, 3, bob), 409, "already_invited")
+    nobody = {"position": 3, "kind": "player", "name": "nobody-here"}
+    url = f"/api/v1/games/{game_id}/invitations/"
+    refused(client_for(me.user).post(url, nobody, format="json"), 400, "unknown_player")
+    r = client_for(me.user).post(url, {"position": 4, "kind": "player"}, format="json")
+    refused(r, 400, "invalid")
+    assert set(r.json()["extra"]["fields"]) >= {"position", "name"}
+    Game.objects.filter(public_id=game_id).update(status=GameStatus.ACTIVE)
+    refused(_invite(client_for(me.user), game_id, 3, dave), 409, "game_not_waiting")
+
+
+def test_a_game_sends_a_limited_number_of_invitations(settings: Any) -> None:
+    settings.GAMES_MAX_INVITATIONS_PER_GAME = 2
+    me, bob, carol, dave = (PlayerFactory() for _ in range(4))
+    seats = [{"kind": "me"}, *_named(bob), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats, rated=False).json()["id"]
+    Invitation.objects.filter(player=bob).update(status=InvitationStatus.DECLINED)
+    assert _invite(client_for(me.user), game_id, 1, carol).status_code == 201
+    Invitation.objects.filter(player=carol).update(status=InvitationStatus.DECLINED)
+    r = _invite(client_for(me.user), game_id, 1, dave)
+    assert r.status_code == 409 and r.json()["code"] == "too_many_invitations"
+    assert r.json()["extra"] == {"limit": 2}
+    assert not Invitation.objects.filter(player=dave).exists()
+    # The seat stays open to anyone, and the creator's own bot may still sit down.
+    mine = BotPlayerFactory(owner=me.user)
+    assert _invite(client_for(me.user), game_id, 1, mine).status_code == 201
+
+
+def test_a_rated_game_seats_each_account_once_counting_invitations() -> None:
+    me, eve = PlayerFactory(), PlayerFactory()
+    eves_bot = BotPlayerFactory(owner=eve.user)
+    seats = [{"kind": "me"}, *_named(eve), {"kind": "open"}, {"kind": "open"}]
+    game_id = _create(client_for(me.user), seats, rated=True).json()["id"]
+    r = _invite(client_for(me.user), game_id, 3, eves_bot)
+    assert r.status_code == 400 and r.json()["code"] == "one_seat_per_account", r.content
+    assert Invitation.objects.filter(game__public_id=game_id).count() == 1
+
+
+def test_the_site_shows_held_seats_and_lets_the_creator_invite_and_call_off(client: Any) -> None:
+    me, bob, carol, dave = (PlayerFactory() for _ in range(4))
+    client.force_login(me.user)
+    client.post("/games/new/", {"partner": bob.name})
+    game = Game.objects.get(creator=me)
+    url = f"/games/{game.public_id}/"
+    page = client.get(url).content.decode()
+    assert f"invited: <strong>{bob.name}</strong>" in page
+    assert page.count('class="invite"') == 2  # the two open seats, not bob's held one
+    r = client.post(f"{url}invite/", {"position": "1", "name": carol.name.upper()}, follow=True)
+    assert f"{carol.name} is invited." in r.content.decode()
+    assert Invitation.objects.get(game=game, player=carol).position == 1
+    r = client.post(f"{url}invite/", {"position": "2", "name": dave.name}, follow=True)
+    assert "held for an invited player" in r.content.decode()
+    assert not Invitation.objects.filter(player=dave).exists()
+    # Another player sees no invite form and no button to take a held seat.
+    client.force_login(dave.user)
+    page = client.get(url).content.decode()
+    assert 'class="invite"' not in page and "Call off" not in page
+    assert page.count('name="position" value=') == 1  # seat 3, the only open one
+    r = client.post(f"{url}invite/", {"position": "3", "name": dave.name}, follow=True)
+    assert "Only the game" in r.content.decode()
+    r = client.post(f"{url}call-off/", follow=True)
+    assert Game.objects.get(pk=game.pk).status == GameStatus.WAITING
+    client.force_login(me.user)
+    r = client.post(f"{url}call-off/", follow=True)
+    assert "called off" in r.content.decode()
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
