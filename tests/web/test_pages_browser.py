@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from bots.house import house_bots_ensure
+from games import invitations
 from games.models import Game
 from ladder.recompute import ladder_recompute
 from tests.conftest import TEST_OUTPUT
@@ -21,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 OUT = TEST_OUTPUT / "pages"
 SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}}, "phone": PHONE}
-SCANNED = {"home", "table", "table-finished", "ladder", "record"}
+SCANNED = {"home", "table", "table-waiting", "table-finished", "ladder", "record"}
 
 
 def _axe_serious(page: Any) -> list[str]:
@@ -45,6 +46,8 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
     finished = played_game([me, *others], seed=3)
     active = played_game([me, *others], seed=4, moves=31)  # mid-deal: cards on the felt
     ladder_recompute()
+    # A game of mine waiting for players: one seat held for an invitee, two open.
+    waiting = invitations.game_create_inviting(creator=me, seats=[me, None, PlayerFactory(), None])
     assert Game.objects.get(pk=finished.pk).status == "finished"
     client = Client()
     client.force_login(me.user)
@@ -65,13 +68,14 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
         "open-games": "/games/open/",
         "new-game": "/games/new/",
         "table": f"/games/{active.public_id}/",
+        "table-waiting": f"/games/{waiting.public_id}/",
         "table-finished": f"/games/{finished.public_id}/",
         "tokens": "/accounts/tokens/",
     }
     problems: list[str] = []
     for name, path in pages.items():
         page.goto(live_server.url + path)
-        page.wait_for_load_state("networkidle") if name not in ("table",) else None
+        page.wait_for_load_state("networkidle") if name not in ("table", "table-waiting") else None
         try:
             check_layout(page, f"{name} ({size})")
         except AssertionError as exc:
