@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -177,13 +178,30 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _leave_table(
+        request,
+        public_id,
+        lambda game, me: services.game_leave_seat(game_id=game.pk, player=me),
+        done="You left the game.",
+    )
+
+
+def _leave_table(
+    request: HttpRequest,
+    public_id: str,
+    change: Callable[[Game, Player], object],
+    *,
+    done: str,
+) -> HttpResponse:
+    """Make a change that takes the viewer away from a waiting table: back to the table
+    with the reason if it is refused, else to their games."""
     game = _game(public_id)
     try:
-        services.game_leave_seat(game_id=game.pk, player=player_for_user(request.user))
+        change(game, player_for_user(request.user))
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("game-table", public_id=public_id)
-    messages.success(request, "You left the game.")
+    messages.success(request, done)
     return redirect("my-games")
 
 
@@ -218,14 +236,12 @@ def invite(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def call_off(request: HttpRequest, public_id: str) -> HttpResponse:
     """The creator calls off a game that has not started."""
-    game = _game(public_id)
-    try:
-        services.game_abort(game_id=game.pk, by=player_for_user(request.user))
-    except DomainError as exc:
-        messages.error(request, exc.message)
-        return redirect("game-table", public_id=public_id)
-    messages.success(request, "The game is called off.")
-    return redirect("my-games")
+    return _leave_table(
+        request,
+        public_id,
+        lambda game, me: services.game_abort(game_id=game.pk, by=me),
+        done="The game is called off.",
+    )
 
 
 @functools.cache
