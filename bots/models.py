@@ -38,6 +38,10 @@ class Bot(models.Model):
     webhook_url = models.URLField(max_length=500, blank=True, help_text="Webhook bots only.")
     secret_nonce = models.CharField(max_length=64, blank=True, editable=False)
     secret_rotated_at = models.DateTimeField(null=True, blank=True)
+    # After a rotation the owner may keep the previous secret signing too, until this time,
+    # so a running bot keeps verifying while its new secret is deployed (bots.services).
+    previous_secret_nonce = models.CharField(max_length=64, blank=True, editable=False)
+    previous_secret_until = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=10, choices=BotStatus.choices, default=BotStatus.ACTIVE, db_index=True
     )

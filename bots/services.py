@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,15 +35,23 @@ def bot_secret(bot: Bot) -> str:
 
 
 def bot_signing_secrets(bot: Bot) -> list[str]:
-    """The secrets a turn is signed with: the current one, then (while the operator's grace
-    period for a rotated server key lasts) the ones derived from the previous keys, so bots
-    keep verifying until their owners fetch the new secret."""
-    found = [bot_secret(bot)]
+    """The secrets a turn is signed with: the current one first, then those still in a grace
+    period, so a bot keeps verifying while it changes its secret:
+
+    - the owner rotated the bot's secret and kept the previous one for a while
+      (``previous_secret_until``);
+    - the operator rotated the server key: secrets derived from the previous keys, until
+      ``BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL``.
+    """
+    now = timezone.now()
+    nonces = [bot.secret_nonce]
+    if bot.previous_secret_nonce and bot.previous_secret_until and now < bot.previous_secret_until:
+        nonces.append(bot.previous_secret_nonce)
+    keys = [settings.BOTS_WEBHOOK_KEY]
     until = getattr(settings, "BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", None)
-    if until is None or timezone.now() < until:
-        for key in getattr(settings, "BOTS_WEBHOOK_PREVIOUS_KEYS", []):
-            found.append(signing.derive_secret(key, bot.secret_nonce))
-    return found
+    if until is None or now < until:
+        keys += getattr(settings, "BOTS_WEBHOOK_PREVIOUS_KEYS", [])
+    return [signing.derive_secret(key, nonce) for nonce in nonces for key in keys]
 
 
 def _checked_ping(url: str, secret: str) -> str:
@@ -180,14 +189,32 @@ def _set_invitation_rule(bot: Bot, accept_from: str | None, names: list[str] | N
     invitation_rule_set(player=bot.player, accept_from=accept_from, listed=listed)
 
 
-def bot_rotate_secret(*, bot: Bot) -> tuple[Bot, str]:
-    """Draw a new webhook secret; the old one stops working at once. Returns the new one."""
+# How long an owner may keep a rotated-out secret signing beside the new one.
+MAX_KEEP_PREVIOUS = timedelta(hours=72)
+
+
+def bot_rotate_secret(*, bot: Bot, keep_previous: timedelta = timedelta(0)) -> tuple[Bot, str]:
+    """Draw a new webhook secret and return it. The old one stops signing at once, or, with
+    ``keep_previous``, signs every request beside the new one for that long (at most
+    ``MAX_KEEP_PREVIOUS``), so the running bot keeps verifying until it has the new one.
+    Rotating again ends an earlier grace: only the secret just replaced is kept."""
     if bot.kind != BotKind.WEBHOOK:
         raise BotFieldError(message="Only webhook bots have a secret.", extra={})
-    nonce = signing.new_nonce()
-    Bot.objects.filter(pk=bot.pk).update(
-        secret_nonce=nonce, secret_rotated_at=timezone.now(), updated_at=timezone.now()
-    )
+    if not timedelta(0) <= keep_previous <= MAX_KEEP_PREVIOUS:
+        hours = MAX_KEEP_PREVIOUS.total_seconds() / 3600
+        raise BotFieldError(message=f"keep_previous_hours is 0 to {hours:g}.", extra={"max": hours})
+    now = timezone.now()
+    with transaction.atomic():
+        current = Bot.objects.select_for_update().values_list("secret_nonce", flat=True)
+        previous = current.get(pk=bot.pk)
+        kept = keep_previous > timedelta(0)
+        Bot.objects.filter(pk=bot.pk).update(
+            secret_nonce=signing.new_nonce(),
+            secret_rotated_at=now,
+            previous_secret_nonce=previous if kept else "",
+            previous_secret_until=now + keep_previous if kept else None,
+            updated_at=now,
+        )
     bot.refresh_from_db()
     return bot, bot_secret(bot)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
 
 from bots.models import Bot, BotFault, BotKind, BotStatus
@@ -49,6 +51,7 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
     name = serializers.CharField(source="player.name")
     player_id = serializers.IntegerField(source="player.pk")
     faults = serializers.SerializerMethodField()
+    previous_secret_until = serializers.SerializerMethodField()
     accept_invitations = serializers.SerializerMethodField()
     accept_invitations_from = serializers.SerializerMethodField()
 
@@ -66,12 +69,18 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             "consecutive_faults",
             "suspended_at",
             "secret_rotated_at",
+            "previous_secret_until",
             "created_at",
             "updated_at",
             "faults",
             "accept_invitations",
             "accept_invitations_from",
         ]
+
+    def get_previous_secret_until(self, bot: Bot) -> datetime | None:
+        """Until when the previous secret signs too (None: only the current one signs)."""
+        until = bot.previous_secret_until
+        return until if until is not None and until > timezone.now() else None
 
     def get_faults(self, bot: Bot) -> int:
         return bot.faults.count()
@@ -83,6 +92,16 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
     def get_accept_invitations_from(self, bot: Bot) -> list[str]:
         rule = InvitationRule.objects.filter(player_id=bot.player_id).first()
         return sorted(p.name for p in rule.listed.all()) if rule else []
+
+
+class RotateSecretSerializer(serializers.Serializer[Any]):
+    keep_previous_hours = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=72,
+        help_text="Keep the old secret signing beside the new one this long (0: it stops now).",
+    )
 
 
 class BotWithSecretSerializer(BotSerializer):

@@ -6,6 +6,8 @@ acts for one bot only cannot manage bots: a leaked bot token cannot re-point a w
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -22,6 +24,7 @@ from bots.api.serializers import (
     BotSerializer,
     BotUpdateSerializer,
     BotWithSecretSerializer,
+    RotateSecretSerializer,
     StrategySerializer,
 )
 from bots.models import Bot, BotFault
@@ -83,10 +86,19 @@ class BotDetailView(_OwnerView):
 
 
 class BotRotateSecretView(_OwnerView):
-    @extend_schema(request=None, responses={200: BotWithSecretSerializer, **ERRORS})
+    @extend_schema(
+        request=RotateSecretSerializer, responses={200: BotWithSecretSerializer, **ERRORS}
+    )
     def post(self, request: Request, name: str) -> Response:
-        """Draw a new webhook secret (shown in this answer only); the old one stops at once."""
-        bot, secret = services.bot_rotate_secret(bot=selectors.bot_of(request.user, name))
+        """Draw a new webhook secret (shown in this answer only). The old one stops at once,
+        or with `keep_previous_hours` (1-72) signs every request beside the new one until
+        `previous_secret_until`, so the running bot keeps verifying while it is updated."""
+        data = RotateSecretSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot, secret = services.bot_rotate_secret(
+            bot=selectors.bot_of(request.user, name),
+            keep_previous=timedelta(hours=data.validated_data["keep_previous_hours"]),
+        )
         return Response(BotWithSecretSerializer(bot, context={"secret": secret}).data)
 
 

@@ -157,9 +157,47 @@ def test_rotating_the_secret_shows_a_new_one_and_the_old_one_stops(
     assert r.status_code == 200
     new = r.json()["secret"]
     assert new != old and new.startswith("whsec_")
-    from bots.services import bot_secret
+    from bots.services import bot_secret, bot_signing_secrets
 
     assert bot_secret(Bot.objects.get(player__name="Hooky")) == new
+    assert bot_signing_secrets(Bot.objects.get(player__name="Hooky")) == [new]
+    assert r.json()["previous_secret_until"] is None
+
+
+def test_a_rotation_may_keep_the_old_secret_signing_for_a_while(
+    api, hook_server, allow_loopback
+) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django.utils.dateparse import parse_datetime
+
+    from bots.services import bot_secret, bot_signing_secrets
+
+    old = api.post(
+        URL, {"name": "Hooky", "kind": "webhook", "webhook_url": hook_server.url}, format="json"
+    ).json()["secret"]
+    r = api.post(URL + "Hooky/rotate-secret/", {"keep_previous_hours": 24}, format="json")
+    assert r.status_code == 200, r.content
+    new = r.json()["secret"]
+    until = parse_datetime(r.json()["previous_secret_until"])
+    assert until is not None
+    assert timedelta(hours=23.9) < until - timezone.now() <= timedelta(hours=24)
+    assert bot_signing_secrets(Bot.objects.get(player__name="Hooky")) == [new, old]
+    # Rotating again keeps only the secret it replaces.
+    newer = api.post(
+        URL + "Hooky/rotate-secret/", {"keep_previous_hours": 1}, format="json"
+    ).json()["secret"]
+    assert bot_signing_secrets(Bot.objects.get(player__name="Hooky")) == [newer, new]
+    # Out of range, or not a number: refused, and nothing changes.
+    for bad in (73, -1, "soon", 1.5):
+        r = api.post(URL + "Hooky/rotate-secret/", {"keep_previous_hours": bad}, format="json")
+        assert r.status_code == 400 and _error(r) == "invalid", (bad, r.content)
+    assert bot_secret(Bot.objects.get(player__name="Hooky")) == newer
+    # The grace ends: only the current secret signs, and the bot's answer says so.
+    Bot.objects.filter(player__name="Hooky").update(previous_secret_until=timezone.now())
+    assert bot_signing_secrets(Bot.objects.get(player__name="Hooky")) == [newer]
+    assert api.get(URL + "Hooky/").json()["previous_secret_until"] is None
 
 
 def test_update_changes_strategy_and_status_and_refuses_kind_mismatches(api) -> None:  # type: ignore[no-untyped-def]

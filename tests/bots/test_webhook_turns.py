@@ -176,3 +176,26 @@ def test_a_failing_hosted_strategy_does_not_stall_the_game(monkeypatch) -> None:
     assert turns.play_turn(game_id=game.pk, expected_seq=0) == "substituted"
     (move,) = Move.objects.filter(game=game)
     assert move.submitted_by == "system"
+
+
+def test_a_secret_rotated_with_a_grace_keeps_the_running_bot_verifying(table, hook_server) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bots.services import bot_rotate_secret
+
+    game, bot = table
+    old = hook_server.secret
+    bot, new = bot_rotate_secret(bot=bot, keep_previous=timedelta(hours=1))
+    # The bot still holds the old secret: every turn is signed with both, so it verifies.
+    drive(game, bot, hook_server, 2)
+    assert hook_server.bad_signatures == 0 and BotFault.objects.count() == 0
+    hook_server.secret = new
+    drive(game, bot, hook_server, 1)
+    assert hook_server.bad_signatures == 0
+    # Once the grace is over the old secret signs nothing.
+    Bot.objects.filter(pk=bot.pk).update(previous_secret_until=timezone.now())
+    hook_server.secret = old
+    drive(game, bot, hook_server, 1)
+    assert hook_server.bad_signatures == 1
