@@ -3,6 +3,7 @@ each game's views (``games.extensions``): which event, round and table it belong
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from games import extensions
@@ -26,11 +27,25 @@ def tournament_part(game: Game) -> dict[str, Any] | None:
 
     from tournaments.selectors import game_tournament
 
+    if game.move_count > 0 and _never_at_a_table(game.public_id):
+        return None
     found = game_tournament(game.pk)
     if found is None:
         return None
     found["url"] = reverse("tournaments:detail", args=[found["id"]]) + f"#round-{found['round']}"
     return found
+
+
+@functools.lru_cache(maxsize=8192)
+def _never_at_a_table(public_id: str) -> bool:
+    """Whether a game that has moves is outside every tournament, remembered per process:
+    the part is in every move's answer, and most games are not in one. The fact cannot
+    change: an event creates its games and their tables in one transaction, before any
+    move. (Keyed by the public id, which is never reused; a game in an event is looked
+    up each time, its event's name being the event's to change.)"""
+    from tournaments.models import Table
+
+    return not Table.objects.filter(game__public_id=public_id).exists()
 
 
 def install() -> None:

@@ -45,3 +45,25 @@ def test_registering_through_the_page() -> None:
     assert t.entrants.get().player_b == partner
     page = c.get(f"/tournaments/{t.pk}/").content.decode()
     assert f"waiting for {partner.name} to confirm" in page
+
+
+def test_a_game_keeps_its_event_part_after_moves_and_others_pay_nothing_for_it(
+    django_assert_num_queries,  # type: ignore[no-untyped-def]
+) -> None:
+    from games import extensions
+    from games.services import game_create
+
+    t = event(name="Tuesday Swiss", rounds=1)
+    pairs(t, 2)
+    services.tournament_start(tournament_id=t.pk, by=t.organiser)
+    in_event = Game.objects.get(tournament_table__round__tournament=t)
+    outside = game_create(creator=t.organiser, seats=[PlayerFactory() for _ in range(4)])
+    Game.objects.filter(pk__in=[in_event.pk, outside.pk]).update(move_count=5)  # under way
+    in_event.refresh_from_db()
+    outside.refresh_from_db()
+    for _ in range(2):
+        part = extensions.game_part("tournament", in_event)
+        assert (part["id"], part["name"], part["round"]) == (t.pk, "Tuesday Swiss", 1)
+    assert extensions.game_part("tournament", outside) is None
+    with django_assert_num_queries(0):  # remembered: a game under way never joins an event
+        assert extensions.game_part("tournament", outside) is None
