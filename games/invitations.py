@@ -7,8 +7,9 @@ other named player (a person, or another owner's bot) is *invited*: their seat i
 them until they accept (they sit down; the fourth seat starts the game), decline, or let
 the invitation expire (``GAMES_INVITATION_HOURS``); a declined or expired seat becomes an
 open seat, to which the creator may invite someone else (``invitation_send``: the same
-rules, seat by seat, while the game waits). ``games.services.game_create`` stays the low-level service that seats the given
-players at once, for events whose entrants consented by registering.
+rules, seat by seat, while the game waits). ``games.services.game_create`` stays the
+low-level service that seats the given players at once, for events whose entrants
+consented by registering.
 
 Limits per account (settings): ``GAMES_MAX_WAITING_PER_ACCOUNT`` games waiting for
 players (409 ``too_many_waiting_games``), ``GAMES_MAX_CREATED_PER_HOUR`` new games in
@@ -176,10 +177,8 @@ def invitation_send(*, game_id: int, by: Player, position: int, player: Player) 
         if player.pk in held.values():
             raise AlreadyInvited(message=f"{player.name} is already invited to this game.")
         if position in taken or position in held:
-            raise SeatTaken(
-                message=f"Seat {position} is {'taken' if position in taken else 'held for an invited player'}.",
-                extra={"position": position},
-            )
+            why = "taken" if position in taken else "held for an invited player"
+            raise SeatTaken(message=f"That seat is {why}.", extra={"position": position})
         if seated_at_once(creator=by, player=player):
             return services.game_join_seat(game_id=game.pk, player=player, position=position)
         others = list(Player.objects.filter(pk__in=[*taken.values(), *held.values()]))
