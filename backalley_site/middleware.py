@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from backalley_site.exception_handler import body_too_large_body
+from backalley_site.text import CONTROL_IN_HEADER_CLASS
 
 
 class _SyncAndAsync:
@@ -99,7 +100,7 @@ class ApiBodySizeLimitMiddleware(_SyncAndAsync):
 
 # Control characters never belong in a path, a query or a header value; PostgreSQL cannot
 # even store NUL. Tab is allowed in header values (HTTP permits it).
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\ud800-\udfff]")
+_CONTROL = re.compile(f"[{CONTROL_IN_HEADER_CLASS}\\ud800-\\udfff]")
 _CONTROL_IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
 
 

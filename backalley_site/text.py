@@ -15,6 +15,10 @@ from __future__ import annotations
 import unicodedata
 
 REPLACEMENT = "\ufffd"
+# The control characters no header value or query may hold (HTTP allows tab in header
+# values), as the body of a regex character class: the request checks use it on text and,
+# encoded, on raw bytes, so both refuse the same characters.
+CONTROL_IN_HEADER_CLASS = r"\x00-\x08\x0a-\x1f\x7f"
 # Control characters (Cc), lone surrogates (Cs) and unassigned or private code points are
 # replaced; format characters (Cf) such as bidirectional overrides can reorder what a person
 # reads, so they go too.

@@ -38,10 +38,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from backalley_site.text import CONTROL_IN_HEADER_CLASS
+
 FEED_POLL_PATH = re.compile(r"^/api/v1/games/([A-Za-z0-9_-]{1,64})/events/$")
 _DIGITS = re.compile(rb"[0-9]{1,10}")
 # As RequestSanityMiddleware: control characters in a header value (tab allowed).
-_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+_CONTROL = re.compile(f"[{CONTROL_IN_HEADER_CLASS}]".encode("ascii"))
 _PARAMS = frozenset({b"since", b"wait", b"seat"})
 _MAX_TICKETS = 100_000  # beyond this the oldest half is forgotten (one entry is ~1 KB)
 
