@@ -313,6 +313,7 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "can_join": a.game.status == GameStatus.WAITING and a.seat is None,
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
         "waiting_seats": present.waiting_seats(payload, t.seats, host=host),
+        "names": _name_suggestions() if host else [],
         "is_host": host,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),
         "board_url": reverse("game-board", kwargs={"public_id": a.game.public_id}),

@@ -297,6 +297,9 @@ def test_the_site_shows_held_seats_and_lets_the_creator_invite_and_call_off(clie
     page = client.get(url).content.decode()
     assert f"invited: <strong>{bob.name}</strong>" in page
     assert page.count('class="invite"') == 2  # the two open seats, not bob's held one
+    house = BotPlayerFactory(is_house=True)
+    page = client.get(url).content.decode()
+    assert f'<option value="{house.name}">' in page  # names offered while typing
     r = client.post(f"{url}invite/", {"position": "1", "name": carol.name.upper()}, follow=True)
     assert f"{carol.name} is invited." in r.content.decode()
     assert Invitation.objects.get(game=game, player=carol).position == 1
