@@ -258,3 +258,32 @@ def _phone_screenshot(browser: Any, live_server: Any, user: Any, game: Game, pag
     assert heights and min(heights) >= 40
     phone.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
     ctx.close()
+
+
+def test_on_a_phone_the_creator_invites_to_an_open_seat_and_calls_the_game_off(
+    browser: Any, live_server: Any
+) -> None:
+    from games.invitations import game_create_inviting
+    from tests.web.layout import PHONE
+
+    me, bob, carol = (PlayerFactory() for _ in range(3))
+    game = game_create_inviting(creator=me, seats=[me, None, bob, None])
+    context = _session_context(browser, live_server, me.user, **PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.public_id}/")
+    held = page.locator('.waiting-seats li[data-position="2"]')
+    assert f"invited: {bob.name}" in held.inner_text() and held.locator("form").count() == 0
+    seat = page.locator('.waiting-seats li[data-position="1"]')
+    seat.locator("input[name=name]").fill(carol.name)
+    seat.locator("button", has_text="Invite").click()
+    page.locator(f"text={carol.name} is invited.").wait_for()
+    assert (
+        f"invited: {carol.name}"
+        in page.locator('.waiting-seats li[data-position="1"]').inner_text()
+    )
+    assert Invitation.objects.get(game=game, player=carol).position == 1
+    page.screenshot(path=str(OUT / "table-waiting-invited.png"), full_page=True)
+    page.locator("button", has_text="Call off this game").click()
+    page.wait_for_url(re.compile(r"/games/$"))
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
+    context.close()
