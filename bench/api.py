@@ -17,12 +17,14 @@ One run, one server, the same concurrent clients throughout:
 
 Each client is four players: one HTTP connection and one token per seat. Clients mirror their
 games with the engine to choose legal moves without extra requests (a benchmark privilege:
-they read the seed from the database). The server runs with the deployment's defaults
-(gunicorn sync workers, DEBUG off so persistent connections) unless told otherwise. Besides the latency seen
+they read the seed from the database). The server runs as deployed (gunicorn with uvicorn
+workers, ASGI; ``--server wsgi`` for sync workers) with DEBUG off, so persistent database
+connections, unless told otherwise. Besides the latency seen
 by the clients (mostly queueing once the server is saturated), each figure gives the time
 spent inside Django (a ``Server-Timing`` header added by bench/api_middleware.py).
 
-    .venv/bin/python bench/api.py [--quick] [--clients N] [--workers N] [--threads N]
+    .venv/bin/python bench/api.py [--quick] [--clients N] [--workers N] [--server asgi|wsgi]
+        [--threads N]
         [--rounds N] [--seconds S] [--samples N] [--profile]
         [--database-url URL]   (default postgres://postgres@127.0.0.1:5432/ba_bench_api,
                                 dropped and recreated; only names starting "ba_bench")
@@ -64,7 +66,7 @@ LATE_BEFORE_END = 40  # late samples start this many moves before the game's end
 
 class Conn:
     """One client connection; reopened transparently when the server closes it (sync
-    workers close after every response, gthread workers keep it alive)."""
+    workers close after every response; uvicorn and gthread workers keep it alive)."""
 
     def __init__(self, port: int, token: str) -> None:
         self.port, self.token = port, token
@@ -222,13 +224,21 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, url: str, workers: int, threads: int, profile_dir: str | None
+    port: int, url: str, workers: int, threads: int, profile_dir: str | None, server: str
 ) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "gunicorn", "backalley_site.wsgi", "-b", f"127.0.0.1:{port}"]
+    app = "backalley_site.asgi:application" if server == "asgi" else "backalley_site.wsgi"
+    cmd = [sys.executable, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}"]
     cmd += ["-w", str(workers), "--timeout", "120", "--log-level", "warning"]
-    if threads > 1:
+    if server == "asgi":  # as deployed: uvicorn workers, sync views in their threads
+        cmd += ["-k", "backalley_site.server.Worker"]
+    elif threads > 1:
         cmd += ["-k", "gthread", "--threads", str(threads), "--keep-alive", "30"]
     env = dict(os.environ, **api_prep.settings_env(url))
+    if server == "asgi":
+        # As docker-compose.yml's web service: under ASGI each request has a thread of its
+        # own, so connections are pooled per process rather than kept per thread.
+        env.update(DB_POOL="true", DB_POOL_MAX="10", DB_CONN_MAX_AGE="0")
+        cmd += ["--keep-alive", "75"]
     if profile_dir:
         cmd += ["-c", "python:bench.api_gunicorn_profile"]
         env["BENCH_PROFILE_DIR"] = profile_dir
@@ -264,7 +274,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--quick", action="store_true", help="a smaller, shorter run")
     ap.add_argument("--clients", type=int, default=None)
     ap.add_argument("--workers", type=int, default=3, help="gunicorn workers (default 3)")
-    ap.add_argument("--threads", type=int, default=1, help=">1: gthread with keep-alive")
+    ap.add_argument(
+        "--server",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="asgi: gunicorn with uvicorn workers, as deployed (default); wsgi: sync workers",
+    )
+    ap.add_argument("--threads", type=int, default=1, help="wsgi, >1: gthread with keep-alive")
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None, help="per ping/move round")
     ap.add_argument("--samples", type=int, default=None, help="early/late moves per client")
@@ -276,7 +292,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
     a = ap.parse_args(argv)
     if a.profile:
-        a.threads = 1  # the profiler follows a sync worker's one thread
+        a.server, a.threads = "wsgi", 1  # the profiler follows a sync worker's one thread
     a.clients = a.clients or (4 if a.quick else 8)
     a.rounds = a.rounds or (1 if a.quick else 3)
     a.seconds = a.seconds or (4.0 if a.quick else 8.0)
@@ -319,7 +335,7 @@ def main(argv: list[str] | None = None) -> None:
     port = free_port()
     clients = [Client(port, tables) for tables in play]
     profile_dir = tempfile.mkdtemp(prefix="ba-bench-prof-") if a.profile else None
-    server = start_server(port, a.database_url, a.workers, a.threads, profile_dir)
+    server = start_server(port, a.database_url, a.workers, a.threads, profile_dir, a.server)
     res: dict[str, tuple[list[Sample], float]] = {}
     try:
         wait_ready(port, clients[0].tables[0].tokens[0], server)
@@ -334,7 +350,10 @@ def main(argv: list[str] | None = None) -> None:
             el_lat, el_seq = early_late(clients, pairs, a.samples)
     finally:
         stop_server(server)
-    server_kind = f"{a.threads}-thread gthread" if a.threads > 1 else "sync"
+    if a.server == "asgi":
+        server_kind = "uvicorn (ASGI, pooled connections)"
+    else:
+        server_kind = f"{a.threads}-thread gthread" if a.threads > 1 else "sync"
     print(
         f"machine: {os.cpu_count()} CPUs shared; 1-min load average during the measured run: "
         f"{load.summary()}; at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
