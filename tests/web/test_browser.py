@@ -260,7 +260,7 @@ def _phone_screenshot(browser: Any, live_server: Any, user: Any, game: Game, pag
     ctx.close()
 
 
-def test_on_a_phone_the_creator_invites_to_an_open_seat_and_calls_the_game_off(
+def test_on_a_phone_the_creator_invites_sees_the_answer_and_calls_the_game_off(
     browser: Any, live_server: Any
 ) -> None:
     from games.invitations import game_create_inviting
@@ -283,6 +283,16 @@ def test_on_a_phone_the_creator_invites_to_an_open_seat_and_calls_the_game_off(
     )
     assert Invitation.objects.get(game=game, player=carol).position == 1
     page.screenshot(path=str(OUT / "table-waiting-invited.png"), full_page=True)
+    # carol accepts elsewhere; the page shows it when it comes back into view.
+    carols = Invitation.objects.get(game=game, player=carol)
+    invitation_answer(invitation_id=carols.pk, user=carol.user, accept=True)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    seated = page.locator('.waiting-seats li[data-position="1"]')
+    seated.locator(f"text={carol.name}").wait_for()
+    page.wait_for_function(
+        "!document.querySelector('.waiting-seats li[data-position=\"1\"]').innerText"
+        ".includes('invited')"
+    )
     page.locator("button", has_text="Call off this game").click()
     page.wait_for_url(re.compile(r"/games/$"))
     assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED

@@ -398,6 +398,18 @@
     window.addEventListener("pagehide", function () { source.close(); });
   }
 
+  // A waiting table hears of the game's start by the feed; of answers to its invitations and
+  // seats taken before the start, when the page comes back into view (say a phone back
+  // from a message to a friend). A name being typed into an invite box is not wiped.
+  function typingInBoard() {
+    return Array.prototype.some.call(board().querySelectorAll("input[type=text]"), function (i) {
+      return i === document.activeElement || i.value !== "";
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && status() === "waiting" && !typingInBoard()) refresh();
+  });
+
   var quiet = 0;
   function followPoll() {
     if (finished()) return;
