@@ -167,11 +167,7 @@ def invitation_send(*, game_id: int, by: Player, position: int, player: Player) 
             raise GameNotWaiting(message="This game is no longer taking players.")
         _expire_dead(game, now)  # their seats are open already; their rows must say so
         taken = dict(game.seats.values_list("position", "player_id"))
-        held = dict(
-            Invitation.objects.filter(game=game, status=InvitationStatus.PENDING).values_list(
-                "position", "player_id"
-            )
-        )
+        held = services.held_for_invitees(game)
         if player.pk in taken.values():
             raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
         if player.pk in held.values():
@@ -179,10 +175,11 @@ def invitation_send(*, game_id: int, by: Player, position: int, player: Player) 
         if position in taken or position in held:
             why = "taken" if position in taken else "held for an invited player"
             raise SeatTaken(message=f"That seat is {why}.", extra={"position": position})
-        if seated_at_once(creator=by, player=player):
-            return services.game_join_seat(game_id=game.pk, player=player, position=position)
+        # The table's rules count the invitees too, whichever way this player comes to it.
         others = list(Player.objects.filter(pk__in=[*taken.values(), *held.values()]))
         services.seats_check([*others, player], rated=game.rated)
+        if seated_at_once(creator=by, player=player):
+            return services.game_join_seat(game_id=game.pk, player=player, position=position)
         cap = int(getattr(settings, "GAMES_MAX_INVITATIONS_PER_GAME", 12))
         if Invitation.objects.filter(game=game).count() >= cap:
             raise TooManyInvitations(
@@ -207,9 +204,14 @@ def _expire_dead(game: Game, now: Any) -> None:
     for row in Invitation.objects.select_for_update().filter(
         game=game, status=InvitationStatus.PENDING, expires_at__lte=now
     ):
-        row.status = InvitationStatus.EXPIRED
-        row.save(update_fields=["status"])
-        invitation_hooks.fire_on_commit("expired", row)
+        _mark_expired(row)
+
+
+def _mark_expired(row: Invitation) -> None:
+    """Say so on a locked pending invitation past its time, and tell whoever invited."""
+    row.status = InvitationStatus.EXPIRED
+    row.save(update_fields=["status"])
+    invitation_hooks.fire_on_commit("expired", row)
 
 
 def _lock_invitation(invitation_id: int) -> Invitation:
@@ -297,9 +299,7 @@ def invitations_expire(*, now: Any = None) -> int:
             )
             if row is None:
                 continue
-            row.status = InvitationStatus.EXPIRED
-            row.save(update_fields=["status"])
-            invitation_hooks.fire_on_commit("expired", row)
+            _mark_expired(row)
             count += 1
     return count
 

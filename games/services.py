@@ -194,7 +194,7 @@ def game_join_seat(*, game_id: int, player: Player, position: int | None = None)
         taken = dict(game.seats.values_list("position", "player_id"))
         if player.pk in taken.values():
             raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
-        held = _held_for_invitees(game)  # seats kept for players who have not answered yet
+        held = held_for_invitees(game)  # seats kept for players who have not answered yet
         if player.pk in held.values():
             raise AlreadyInvited(
                 message=f"{player.name} is invited to this game: answer the invitation."
@@ -220,7 +220,7 @@ def game_join_seat(*, game_id: int, player: Player, position: int | None = None)
     return game
 
 
-def _held_for_invitees(game: Game) -> dict[int, int]:
+def held_for_invitees(game: Game) -> dict[int, int]:
     """Positions held by live invitations (pending, not expired): position → player id."""
     return dict(
         Invitation.objects.filter(

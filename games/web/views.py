@@ -22,10 +22,11 @@ from django.urls import resolve, reverse
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
+from accounts.selectors import player_get_by_name
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 from games import extensions, invitations, selectors, services
-from games.errors import GameNotFound
+from games.errors import BadGameSetup, GameNotFound
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
 from games.web import present
@@ -211,20 +212,16 @@ def invite(request: HttpRequest, public_id: str) -> HttpResponse:
     """The creator names a player or bot for an open seat (``invitations.invitation_send``)."""
     game = _game(public_id)
     raw = request.POST.get("position", "")
-    name = request.POST.get("name", "").strip()[:30]
-    invited = Player.objects.filter(name__iexact=name).first() if name else None
     try:
         if raw not in ("0", "1", "2", "3"):
-            raise DomainError("bad_game_setup", "Choose one of the open seats.")
-        if invited is None:
-            raise DomainError("unknown_player", f"There is no player or bot called “{name}”.")
+            raise BadGameSetup(message="Choose one of the open seats.")
+        invited = player_get_by_name(request.POST.get("name", "")[:30])
         invitations.invitation_send(
             game_id=game.pk, by=player_for_user(request.user), position=int(raw), player=invited
         )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("game-table", public_id=public_id)
-    game.refresh_from_db()
     if game.seats.filter(player=invited).exists():
         messages.success(request, f"{invited.name} sits down.")
     else:
@@ -312,7 +309,11 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "time_control": present.time_control_text(a.game.options),
         "can_join": a.game.status == GameStatus.WAITING and a.seat is None,
         "can_leave": a.game.status == GameStatus.WAITING and a.seat is not None,
-        "waiting_seats": present.waiting_seats(payload, t.seats, host=host),
+        "waiting_seats": (
+            present.waiting_seats(payload, t.seats, host=host)
+            if a.game.status == GameStatus.WAITING
+            else []
+        ),
         "names": _name_suggestions() if host else [],
         "is_host": host,
         "api": reverse("games-api:game", kwargs={"public_id": a.game.public_id}),

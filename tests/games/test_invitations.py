@@ -286,6 +286,14 @@ def test_a_rated_game_seats_each_account_once_counting_invitations() -> None:
     r = _invite(client_for(me.user), game_id, 3, eves_bot)
     assert r.status_code == 400 and r.json()["code"] == "one_seat_per_account", r.content
     assert Invitation.objects.filter(game__public_id=game_id).count() == 1
+    # The same for a bot of hers that would sit down at once (a standing yes): refused now,
+    # not when eve comes to accept.
+    eager = BotPlayerFactory(owner=eve.user)
+    Bot.objects.create(player=eager, kind=BotKind.API)
+    invitations.invitation_rule_set(player=eager, accept_from="anyone")
+    r = _invite(client_for(me.user), game_id, 3, eager)
+    assert r.status_code == 400 and r.json()["code"] == "one_seat_per_account", r.content
+    assert Game.objects.get(public_id=game_id).seats.count() == 1
 
 
 def test_the_site_shows_held_seats_and_lets_the_creator_invite_and_call_off(client: Any) -> None:
