@@ -9,6 +9,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# GNU gettext compiles the translation catalogs below (locale/, docs/i18n.md).
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first (from pyproject.toml), so code changes reuse this layer.
 COPY pyproject.toml ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
@@ -17,8 +22,9 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 
 COPY . .
 
-# Static files are collected at build time and served by WhiteNoise.
-RUN DJANGO_ENV=local python manage.py collectstatic --noinput --verbosity 0 \
+# Static files are collected at build time and served by WhiteNoise; the catalogs compiled.
+RUN DJANGO_ENV=local python manage.py compilemessages --verbosity 0 \
+    && DJANGO_ENV=local python manage.py collectstatic --noinput --verbosity 0 \
     && useradd --system --uid 10001 --home-dir /app backalley \
     && mkdir -p /app/var && chown -R backalley /app/var
 

@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,28 @@ $(ENGINE_NATIVE): $(STAMP) $(ENGINE_SOURCES)
 	  || echo "engine: the compiled build failed (see var/engine-build.log); the pure-Python engine runs"
 	touch $@
 
-install: $(STAMP) $(ENGINE_NATIVE)
+# The translation catalogs (locale/, docs/i18n.md), compiled here on every machine: the
+# compiled .mo files are build output, not kept in git.
+CATALOGS := $(wildcard locale/*/LC_MESSAGES/*.po)
+CATALOGS_MO := $(CATALOGS:.po=.mo)
+
+locale/%.mo: locale/%.po | gettext
+	msgfmt --check-format -o $@ $<
+
+install: $(STAMP) $(ENGINE_NATIVE) $(CATALOGS_MO)
+
+# GNU gettext (msgfmt compiles the catalogs; makemessages needs xgettext and msgmerge):
+# Debian's package, installed where missing, as `browser` installs Chromium.
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 && command -v xgettext >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gettext >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gettext >/dev/null; fi; }
+
+# New or changed strings into every catalog (untranslated until someone translates them);
+# then translate them in locale/<lang>/LC_MESSAGES/*.po, following docs/glossary.md.
+messages: $(STAMP) gettext
+	PYTHON=$(BIN)/python bash scripts/messages.sh
+	$(MAKE) --no-print-directory $(CATALOGS_MO)
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
 browser:
@@ -82,3 +103,4 @@ bench-live: install
 clean:
 	rm -rf var
 	rm -f games/engine/*.so
+	rm -f locale/*/LC_MESSAGES/*.mo

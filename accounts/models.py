@@ -53,6 +53,10 @@ class Player(models.Model):
     # A bot deleted by its owner after it played: kept for its games' records and its name,
     # but it can no longer be seated, invited or use a token.
     retired_at = models.DateTimeField(null=True, blank=True)
+    # The language the person chose (the top bar's switcher) or signed up in: the site is
+    # shown in it at each login, and e-mails and notices to this player are written in it.
+    # Empty: not chosen yet (the browser's language, and English for e-mails).
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     class Meta:
         constraints = [

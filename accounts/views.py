@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm, TokenForm
+from accounts.languages import player_set_language, supported
 from accounts.permissions import signed_in_user
 from accounts.services import player_for_user
 from accounts.throttles import LoginThrottle, SignupThrottle, allowed
@@ -31,6 +37,7 @@ def _next_url(request: HttpRequest) -> str | None:
 
 
 def _too_many(request: HttpRequest, what: str) -> HttpResponse:
+    """The throttled page; ``what`` is its whole sentence, already translated."""
     return render(request, "registration/throttled.html", {"what": what}, status=429)
 
 
@@ -38,13 +45,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     if request.method == "POST" and not allowed(SignupThrottle(), request):
-        return _too_many(request, "sign-ups")
+        return _too_many(request, _("Too many sign-ups from your address. Try again later."))
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to the club, {user.player.name}!")
+            # The language the person signed up in is the account's own from now on.
+            player_set_language(player=user.player, language=translation.get_language())
+            messages.success(
+                request, _("Welcome to the club, %(name)s!") % {"name": user.player.name}
+            )
             request.session["greeted"] = True  # the home page then says no second hello
             return redirect(_next_url(request) or "home")
     return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
@@ -89,7 +100,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         token = token_revoke(user=signed_in_user(request), token_id=token_id)
-        messages.success(request, f"Token “{token.name}” revoked.")
+        messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect("account-tokens")
@@ -102,5 +113,44 @@ class LoginView(auth_views.LoginView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not allowed(LoginThrottle(), request):
-            return _too_many(request, "login attempts")
+            return _too_many(
+                request, _("Too many login attempts from your address. Try again later.")
+            )
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        """Signed in: the site speaks the account's language from here on (in this browser,
+        after a sign-out too); an account that never chose one keeps the one in use now."""
+        response = super().form_valid(form)
+        player = player_for_user(form.get_user())
+        if supported(player.language) is None:
+            player_set_language(player=player, language=translation.get_language())
+        code = supported(player.language)
+        if code is not None:
+            translation.activate(code)
+            _set_language_cookie(response, code)
+        return response
+
+
+def _set_language_cookie(response: HttpResponse, code: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
+    )
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The top bar's switcher: Django's ``set_language`` (the cookie, then back to the page
+    the form came from), and for a signed-in person the account's language too."""
+    response = i18n.set_language(request)
+    code = supported(request.POST.get("language"))
+    if code is not None and request.user.is_authenticated:
+        player_set_language(player=player_for_user(request.user), language=code)
+    return response

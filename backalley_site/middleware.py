@@ -9,6 +9,8 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from backalley_site.exception_handler import body_too_large_body
@@ -126,3 +128,24 @@ class RequestSanityMiddleware(_SyncAndAsync):
                     request, message=f"The {header} header holds control characters."
                 )
         return None
+
+
+class LanguageQueryMiddleware(MiddlewareMixin):
+    """``?lang=sv`` shows one page in that language without changing anyone's choice.
+
+    Why: the pages' addresses carry no language prefix, so the ``hreflang`` alternates
+    of a page (templates/base.html) are its own address with ``?lang=``; a search engine
+    or a shared link then gets the language it names. Runs after ``LocaleMiddleware``,
+    whose choice (cookie, then ``Accept-Language``) it overrides for this request only.
+    """
+
+    def process_request(self, request: HttpRequest) -> None:
+        code = request.GET.get("lang", "")
+        if code and code in dict(settings.LANGUAGES):
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if "lang" in request.GET:
+            response.headers.setdefault("Content-Language", translation.get_language() or "")
+        return response

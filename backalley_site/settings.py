@@ -84,6 +84,11 @@ MIDDLEWARE = [
     "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: a ?lang= link, else the language cookie (set by the switcher and at
+    # login from the account's own), else Accept-Language (docs/i18n.md). After the
+    # session, before CommonMiddleware, as Django asks; no URL carries a language prefix.
+    "django.middleware.locale.LocaleMiddleware",
+    "backalley_site.middleware.LanguageQueryMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -107,6 +112,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "backalley_site.languages.languages",  # the switcher and hreflang links
                 "bots.views.house_bots",  # the one-click form against house bots
             ],
         },
@@ -151,9 +158,22 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# The site's languages (docs/i18n.md): the catalogs under locale/, the rules page of each
+# (templates/rules/<code>.html), the game's words as docs/glossary.md gives them.
+LANGUAGES = [
+    ("en", "English"),
+    ("lt", "Lietuvių"),
+    ("sv", "Svenska"),
+    ("gu", "ગુજરાતી"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# The switcher's choice outlives a sign-out (a year, like Django's own default); the
+# account keeps its own copy for other browsers, e-mails and notices.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -421,3 +441,4 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True

@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import views as accounts_views
 from backalley_site.views import healthz, home, rules
 from bots import views as bots_views
 from bots.arena import urls as arena_urls
@@ -13,6 +15,10 @@ urlpatterns = [
     path("healthz/", healthz, name="healthz"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
+    # The language switcher (Django's set_language, remembered on the account too) and the
+    # scripts' catalog (djangojs domain) in the page's language.
+    path("i18n/setlang/", accounts_views.language_set, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     # One click against house bots: a bots page, at its address among the play pages.
     path("games/play-bots/", bots_views.play_bots, name="play-bots"),
