@@ -21,6 +21,7 @@ from games.models import Game, GameStatus, Invitation, Seat
 from tests.conftest import TEST_OUTPUT
 from tests.factories import PASSWORD, PlayerFactory
 from tests.web.conftest import shown_cards
+from tests.web.layout import check_layout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -251,8 +252,7 @@ def _phone_screenshot(browser: Any, live_server: Any, user: Any, game: Game, pag
     phone = ctx.new_page()
     phone.goto(f"{live_server.url}/games/{game.public_id}/")
     phone.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
-    overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"the table is {overflow}px wider than a phone"
+    check_layout(phone, "table (phone)")
     # Every card of the hand is a button a thumb can reach (at least 40 px tall).
     heights = phone.eval_on_selector_all(".hand button", "els => els.map(e => e.offsetHeight)")
     assert heights and min(heights) >= 40

@@ -1,6 +1,7 @@
-"""Every page in Chromium at 1280×800 and 390×844: never wider than the window, no seat
-plate over a card on the felt, and (home, table, ladder, record) no serious or critical
-accessibility violation in an axe-core scan. Screenshots go to test-output/pages/."""
+"""Every page in Chromium at 1280×800 and 390×844: no element past the window's edge
+(tests/web/layout.py), no seat plate over a card on the felt, and (home, table, ladder,
+record) no serious or critical accessibility violation in an axe-core scan. Screenshots go
+to test-output/pages/."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from games import invitations
 from games.models import Game
 from ladder.recompute import ladder_recompute
 from tests.conftest import TEST_OUTPUT
-from tests.factories import PlayerFactory
+from tests.factories import ApiTokenFactory, PlayerFactory
 from tests.ladder.helpers import played_game
+from tests.tournaments.helpers import event, pairs
 from tests.web.layout import PHONE, check_layout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,6 +51,10 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
     # A game of mine waiting for players: one seat held for an invitee, two open.
     waiting = invitations.game_create_inviting(creator=me, seats=[me, None, PlayerFactory(), None])
     assert Game.objects.get(pk=finished.pk).status == "finished"
+    # A token with every scope and a long name: the tokens table at its widest.
+    ApiTokenFactory(user=me.user, name="my phone's bot runner", scopes=["read", "play", "bot"])
+    tournament = event(name="Friday evening Swiss for everyone")
+    pairs(tournament, 3)
     client = Client()
     client.force_login(me.user)
     ctx = browser.new_context(**SIZES[size])
@@ -71,6 +77,13 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
         "table-waiting": f"/games/{waiting.public_id}/",
         "table-finished": f"/games/{finished.public_id}/",
         "tokens": "/accounts/tokens/",
+        "notifications": "/notifications/",
+        "tournaments": "/tournaments/",
+        "tournament": f"/tournaments/{tournament.pk}/",
+        "arena": "/arena/",
+        "arena-bot": "/arena/bots/house-heuristic/",
+        "login": "/accounts/login/",
+        "signup": "/accounts/signup/",
     }
     problems: list[str] = []
     for name, path in pages.items():
