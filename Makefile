@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages clean
+.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages icons clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -99,6 +99,11 @@ bench-arena: install
 # Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
 bench-live: install
 	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
+
+# The installable app's icons (static/icons/*.png, kept in git) from static/favicon.svg.
+icons: install
+	$(BIN)/pip install --quiet -e '.[icons]'
+	$(BIN)/python scripts/make_icons.py
 
 clean:
 	rm -rf var

@@ -6,6 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as accounts_views
+from backalley_site import pwa
 from backalley_site.views import healthz, home, rules
 from bots import views as bots_views
 from bots.arena import urls as arena_urls
@@ -15,6 +16,11 @@ urlpatterns = [
     path("healthz/", healthz, name="healthz"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
+    # The installable app: its manifest, and the service worker at the root (its scope is
+    # the whole site) with the page it shows offline (backalley_site/pwa.py).
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/", pwa.offline, name="offline"),
     # The language switcher (Django's set_language, remembered on the account too) and the
     # scripts' catalog (djangojs domain) in the page's language.
     path("i18n/setlang/", accounts_views.language_set, name="set_language"),

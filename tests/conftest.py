@@ -5,7 +5,7 @@ A test about a real service (PostgreSQL, Redis, a Celery worker, Chromium) uses 
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,4 +87,34 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         launched.close()
         # ORM calls made while Playwright's loop runs may open a connection of their own
         # (asgiref's context-local storage); close it so the test database can be dropped.
+        connections.close_all()
+
+
+@pytest.fixture
+def profile_browser(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Callable[..., Any]]:
+    """``open(**context_options)``: a Chromium with a profile of its own on disk (a
+    persistent context), for what a browser refuses to an incognito window: the
+    installability check, push subscriptions. Every one opened is closed at the end."""
+    require_service(os.path.exists(CHROMIUM), f"Chromium is not installed at {CHROMIUM}")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        opened: list[Any] = []
+
+        def open_profile(**options: Any) -> Any:
+            ctx = pw.chromium.launch_persistent_context(
+                str(tmp_path / f"profile-{len(opened)}"),
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                **options,
+            )
+            opened.append(ctx)
+            return ctx
+
+        yield open_profile
+        for ctx in opened:
+            ctx.close()
         connections.close_all()

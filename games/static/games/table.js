@@ -406,8 +406,12 @@
       return i === document.activeElement || i.value !== "";
     });
   }
+  // A game under way fetches its board when the page comes back into view too (a tapped
+  // notification, a phone unlocked): the feed may have been cut while the page was away.
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && status() === "waiting" && !typingInBoard()) refresh();
+    if (document.hidden) return;
+    if (status() === "waiting" && !typingInBoard()) refresh();
+    else if (status() === "active" && !busy) refresh();
   });
 
   var quiet = 0;
