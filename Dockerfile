@@ -14,11 +14,15 @@ RUN apt-get update -qq \
     && apt-get install -y -qq --no-install-recommends gettext \
     && rm -rf /var/lib/apt/lists/*
 
-# Dependencies first (from pyproject.toml), so code changes reuse this layer.
+# Dependencies first (from pyproject.toml), so code changes reuse this layer; all but the
+# rules engine, a package of this repository (engine/) that pip cannot find by its name
+# (backalley-engine) without being given its path: it is installed next, from that path.
 COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+RUN python -c "import tomllib; print('\n'.join(d for d in tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'] if not d.startswith('backalley-engine')))" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
+COPY engine ./engine
+RUN pip install ./engine && rm -rf engine/build
 
 COPY . .
 

@@ -4,18 +4,22 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages icons clean
+.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages icons clean
 
-$(STAMP): pyproject.toml
+# The rules engine is a package of its own (engine/, import name backalley_engine): it is
+# installed first, editable, since pip cannot resolve the service's dependency on it from a
+# relative path.
+$(STAMP): pyproject.toml engine/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ./engine
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The engine's hot modules compiled with mypyc (games/engine/native.py); if the build fails
-# the pure-Python engine runs, as it does with BACKALLEY_ENGINE=pure.
+# The engine's hot modules compiled with mypyc in place (engine/src/backalley_engine/native.py);
+# if the build fails the pure-Python engine runs, as it does with BACKALLEY_ENGINE=pure.
 ENGINE_NATIVE := $(VENV)/.engine-native
-ENGINE_SOURCES := $(wildcard games/engine/*.py) scripts/build_engine.py
+ENGINE_SOURCES := $(wildcard engine/src/backalley_engine/*.py) scripts/build_engine.py
 
 $(ENGINE_NATIVE): $(STAMP) $(ENGINE_SOURCES)
 	@mkdir -p var
@@ -65,7 +69,27 @@ test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
-	BACKALLEY_ENGINE=pure $(BIN)/pytest -q tests/engine tests/bots/strategies
+	BACKALLEY_ENGINE=pure $(BIN)/pytest -q engine/tests tests/bots/strategies
+	$(MAKE) test-engine
+
+# The engine alone, as a bot author gets it: its wheel installed in a venv of its own with
+# pytest and hypothesis only (no Django, nothing of the service), and its tests run from
+# engine/ so that the installed wheel is what they import, not the source tree.
+ENGINE_VENV := var/engine-venv
+ENGINE_WHEEL_STAMP := $(ENGINE_VENV)/.installed
+ENGINE_PACKAGE_FILES := engine/pyproject.toml engine/README.md $(wildcard engine/src/backalley_engine/*.py)
+
+$(ENGINE_WHEEL_STAMP): $(ENGINE_PACKAGE_FILES)
+	rm -rf $(ENGINE_VENV) var/dist engine/build
+	$(PYTHON) -m venv $(ENGINE_VENV)
+	$(ENGINE_VENV)/bin/pip install --quiet --upgrade pip
+	$(ENGINE_VENV)/bin/pip wheel --quiet --no-deps -w var/dist ./engine
+	rm -rf engine/build
+	$(ENGINE_VENV)/bin/pip install --quiet var/dist/backalley_engine-*.whl 'pytest>=8.3' 'hypothesis>=6.100'
+	touch $@
+
+test-engine: $(ENGINE_WHEEL_STAMP)
+	cd engine && BACKALLEY_ENGINE_WHEEL=1 ../$(ENGINE_VENV)/bin/pytest -q tests
 
 # Everything but the browser, worker, server and whole-game tests: the suite to run often.
 test-fast: install
@@ -107,5 +131,6 @@ icons: install
 
 clean:
 	rm -rf var
-	rm -f games/engine/*.so
+	rm -f engine/src/backalley_engine/*.so
+	rm -rf engine/build
 	rm -f locale/*/LC_MESSAGES/*.mo

@@ -4,7 +4,7 @@
 
 Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]``. It renders
 
-* the engine's errors (``games.engine.errors.EngineError``) and any exception carrying
+* the engine's errors (``backalley_engine.errors.EngineError``) and any exception carrying
   ``code`` (str) and ``message`` attributes, such as
   :class:`backalley_site.errors.DomainError` and its subclasses (``extra`` is used when
   present). The status comes from :data:`STATUS_BY_CODE` (the engine and the games service
@@ -40,7 +40,7 @@ _CODE_RENAMES = {"parse_error": "malformed_json"}
 # the error names its own status). 409: the request is fine but the game is not in a state
 # that allows it; 403: not the caller's seat; 422: a key reused for another move.
 STATUS_BY_CODE: dict[str, int] = {
-    # games.engine.errors
+    # backalley_engine.errors
     "not_your_turn": 409,
     "game_over": 409,
     "wrong_phase": 409,

@@ -127,7 +127,7 @@ class Client:
         state = table.state
         action, seq, seat = api_prep.policy(state), state.move_count, state.seat_to_act
         assert seat is not None  # a game not over has a seat to act
-        from games.engine.actions import action_to_json
+        from backalley_engine.actions import action_to_json
 
         status, body, took, server = self.conns[seat].call(
             "POST",

@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.actions import PASS
-from games.engine.state import GameState
+from backalley_engine.actions import PASS
+from backalley_engine.state import GameState
 
 PING_PATH = "/api/v1/bench-ping/"  # the trivial endpoint of bench/api_urls.py
 

@@ -8,8 +8,8 @@ random legal action until the game ends. For our engine every action goes throug
 counted in its time but not as decisions, so both sides count bids and plays only.
 
 Our engine is run twice, each in a child process: compiled (the mypyc build that
-`make install` makes, see games/engine/native.py) and pure Python (`BACKALLEY_ENGINE=pure`);
-the compiled run is skipped when the build is missing. OpenSpiel is run twice: sampling each chance step from `chance_outcomes()` by its
+`make install` makes, see engine/src/backalley_engine/native.py) and pure Python
+(`BACKALLEY_ENGINE=pure`); the compiled run is skipped when the build is missing. OpenSpiel is run twice: sampling each chance step from `chance_outcomes()` by its
 probabilities (the general loop, as OpenSpiel's own examples do), and picking uniformly
 among the chance node's legal actions (a shortcut that is exact for oh_hell, whose chance
 outcomes are all equally likely, and cheaper in Python). The ratio is printed for both.
@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engine import native  # noqa: E402
+from backalley_engine import native  # noqa: E402
 
 
 @dataclass
@@ -58,7 +58,7 @@ class Throughput:
 
 
 def bench_ours(seconds: float, seed: int) -> Throughput:
-    from games.engine.state import GameState
+    from backalley_engine.state import GameState
 
     rng = random.Random(seed)
     games = decisions = 0

@@ -140,7 +140,7 @@ def build_event(n: int, rounds: int = 5) -> int:
     from django.utils import timezone
 
     from accounts.models import Player
-    from games.engine import shuffle
+    from backalley_engine import shuffle
     from games.models import Game, GameStatus
     from tournaments.models import Entrant, Result, Round, RoundStatus, Status, Table, Tournament
 

@@ -15,10 +15,10 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
+from backalley_engine.actions import action_str
 from bots import brain, selectors, services, webhook
 from bots.models import Bot, BotKind, BotStatus, FaultKind
 from games import statecache
-from games.engine.actions import action_str
 from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
 from games.models import Game, SubmittedBy
 from games.services import move_submit

@@ -24,11 +24,11 @@ import certifi
 import httpx
 from django.conf import settings
 
+from backalley_engine.actions import action_from_json, action_str, parse_action
+from backalley_engine.errors import EngineError
 from backalley_site.text import clean_text
 from bots import netguard, signing
 from bots.models import FaultKind
-from games.engine.actions import action_from_json, action_str, parse_action
-from games.engine.errors import EngineError
 
 MAX_ANSWER_BYTES = 16 * 1024
 USER_AGENT = "BackAlleyClub-Webhook/1"

@@ -1,6 +1,6 @@
 """Errors of the games service. Each has a stable code; the API renders them in one shape.
 
-Engine errors (``games.engine.errors.EngineError``) carry ``code``, ``message`` and
+Engine errors (``backalley_engine.errors.EngineError``) carry ``code``, ``message`` and
 ``extra`` too and are rendered as they are. Neither knows about HTTP: the web layer's
 exception handler (``backalley_site.exception_handler.STATUS_BY_CODE``) maps each code to
 its status (an illegal card is a 400 with the engine's code, a move out of turn a 409).

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.state import GameState
+from backalley_engine.state import GameState
 from games.models import Game, Move
 
 CACHE_SIZE = 64

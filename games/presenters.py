@@ -15,7 +15,7 @@ from games import extensions
 from games.models import Game, GameStatus, Seat
 
 if TYPE_CHECKING:
-    from games.engine.state import GameState
+    from backalley_engine.state import GameState
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -8,12 +8,12 @@ from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, W
 from django.utils import timezone
 
 from accounts.models import Player
+from backalley_engine.actions import action_str, action_to_json
+from backalley_engine.cards import mask_to_cards
+from backalley_engine.errors import EngineError
+from backalley_engine.state import GameState
+from backalley_engine.summary import deal_summary
 from games import statecache
-from games.engine.actions import action_str, action_to_json
-from games.engine.cards import mask_to_cards
-from games.engine.errors import EngineError
-from games.engine.state import GameState
-from games.engine.summary import deal_summary
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.presenters import state_payload

@@ -17,12 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Player
+from backalley_engine import shuffle
+from backalley_engine.actions import action_from_json, action_to_json, parse_action
+from backalley_engine.cards import card_str, mask_to_cards
+from backalley_engine.errors import ActionParseError, BadSeed
+from backalley_engine.state import GameState
 from games import extensions, outbox, statecache
-from games.engine import shuffle
-from games.engine.actions import action_from_json, action_to_json, parse_action
-from games.engine.cards import card_str, mask_to_cards
-from games.engine.errors import ActionParseError, BadSeed
-from games.engine.state import GameState
 from games.errors import (
     AlreadyInvited,
     AlreadySeated,

@@ -27,9 +27,9 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from games.engine.checkpoint import CheckpointError
-from games.engine.errors import EngineError
-from games.engine.state import GameState
+from backalley_engine.checkpoint import CheckpointError
+from backalley_engine.errors import EngineError
+from backalley_engine.state import GameState
 
 if TYPE_CHECKING:
     from games.models import Game

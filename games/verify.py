@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from backalley_engine import shuffle
+from backalley_engine.actions import action_to_json
+from backalley_engine.errors import EngineError
+from backalley_engine.state import GameState
 from games import statecache
-from games.engine import shuffle
-from games.engine.actions import action_to_json
-from games.engine.errors import EngineError
-from games.engine.state import GameState
 from games.models import Game, GameStatus, Move, SeededDeal
 
 

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from typing import NamedTuple, Protocol
 
-from games.engine.constants import team_of
+from backalley_engine.constants import team_of
 
 START = Decimal("1500.0000")
 K_PROVISIONAL = Decimal(40)

@@ -14,8 +14,8 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 
 from accounts.models import Player
+from backalley_engine.constants import partner_of
 from backalley_site.errors import NotFoundError
-from games.engine.constants import partner_of
 from games.models import Game, GameStatus, Seat
 from ladder import rating
 from ladder.models import PairRating, PairRatingChange, PlayerRating, RatingChange

@@ -1,8 +1,10 @@
 """Compile the engine's hot modules with mypyc, in place (``make install`` runs this).
 
-The typed sources are compiled unchanged (see ``games/engine/native.py`` for how the
-compiled or the pure build is chosen at import time). mypyc is part of mypy, already a
-development dependency; it needs a C compiler and the Python headers.
+The typed sources are compiled unchanged (see ``engine/src/backalley_engine/native.py`` for
+how the compiled or the pure build is chosen at import time): each extension lands beside its
+source in ``engine/src/backalley_engine/``. mypyc is part of mypy, already a development
+dependency; it needs a C compiler and the Python headers. The wheel of ``engine/`` stays pure
+Python; this build is for the service's checkout (and an editable install of the engine).
 
     python scripts/build_engine.py          # build (about a minute)
     python scripts/build_engine.py --clean  # remove the extensions: the pure engine runs
@@ -15,16 +17,17 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+SRC = os.path.join(ROOT, "engine", "src")
+sys.path.insert(0, SRC)
 
-from games.engine.native import NATIVE_MODULES  # noqa: E402
+from backalley_engine.native import NATIVE_MODULES  # noqa: E402
 
-ENGINE = os.path.join("games", "engine")
-BUILD = os.path.join("var", "engine-build")
+PACKAGE = "backalley_engine"
+BUILD = os.path.join(ROOT, "var", "engine-build")
 
 
 def clean() -> None:
-    for path in glob.glob(os.path.join(ROOT, ENGINE, "*.so")):
+    for path in glob.glob(os.path.join(SRC, PACKAGE, "*.so")):
         os.remove(path)
 
 
@@ -32,16 +35,18 @@ def build() -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    os.chdir(ROOT)
+    # build_ext --inplace puts each extension where its module lives relative to the working
+    # directory: backalley_engine/<name>.so under engine/src.
+    os.chdir(SRC)
     clean()
-    sources = [os.path.join(ENGINE, f"{name}.py") for name in NATIVE_MODULES]
+    sources = [os.path.join(PACKAGE, f"{name}.py") for name in NATIVE_MODULES]
     setup(
         name="backalley-engine-native",
         packages=[],
         ext_modules=mypycify(
             sources,
             opt_level="3",
-            group_name="games.engine._native",
+            group_name=f"{PACKAGE}._native",
             target_dir=os.path.join(BUILD, "c"),
         ),
         script_args=[
@@ -54,8 +59,8 @@ def build() -> None:
         ],
     )
     # build_ext copies unchanged shims with their old times: date every extension now, so
-    # games/engine/native.py sees the build as newer than the sources it was made from.
-    for path in glob.glob(os.path.join(ROOT, ENGINE, "*.so")):
+    # native.py sees the build as newer than the sources it was made from.
+    for path in glob.glob(os.path.join(SRC, PACKAGE, "*.so")):
         os.utime(path)
 
 

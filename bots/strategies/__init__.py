@@ -1,6 +1,6 @@
 """Built-in strategies for bot seats (pure Python: no Django, no I/O, no global random).
 
->>> from games.engine.state import GameState
+>>> from backalley_engine.state import GameState
 >>> g = GameState.new("00" * 32)
 >>> a = choose_action("heuristic", {}, g, g.seat_to_act, seed=1)
 >>> a in g.legal_actions()
@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from backalley_engine.state import GameState
 from bots.strategies.base import HeuristicStrategy, RandomStrategy, Strategy
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.strong import StrongStrategy
-from games.engine.state import GameState
 
 # name -> {param: (default, validator returning the clean value or raising ValueError)}
 _Param = tuple[Any, Callable[[str, Any], Any]]

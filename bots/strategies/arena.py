@@ -20,12 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from backalley_engine.deal import DONE, DealCore, DealState
+from backalley_engine.shuffle import JokerSwap, deal_cards, hand_size_of
+from backalley_engine.state import GameState
 from bots.strategies.base import Strategy
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.stats import mean_ci
-from games.engine.deal import DONE, DealCore, DealState
-from games.engine.shuffle import JokerSwap, deal_cards, hand_size_of
-from games.engine.state import GameState
 
 MODES = ("games", "deals")
 

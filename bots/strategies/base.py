@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from backalley_engine.cards import card_mask
+from backalley_engine.constants import team_of
+from backalley_engine.deal import BIDDING
 from bots.strategies.heuristic import choose_bid, choose_card
 from bots.strategies.knowledge import SeatKnowledge
-from games.engine.cards import card_mask
-from games.engine.constants import team_of
-from games.engine.deal import BIDDING
 
 
 class Strategy(Protocol):

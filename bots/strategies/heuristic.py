@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine.actions import BOARD, PASS
-from games.engine.cards import JOKERS_MASK, SUIT_MASKS, mask_to_cards
-from games.engine.constants import partner_of
-from games.engine.deal import bidder, suit_mask_of, winning_index
+from backalley_engine.actions import BOARD, PASS
+from backalley_engine.cards import JOKERS_MASK, SUIT_MASKS, mask_to_cards
+from backalley_engine.constants import partner_of
+from backalley_engine.deal import bidder, suit_mask_of, winning_index
 
 _SUIT_NUMBERS = (0, 1, 2, 3)
 

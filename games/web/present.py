@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from games.engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
-from games.engine.constants import partner_of, team_of
-from games.engine.shuffle import hand_size_of
+from backalley_engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
+from backalley_engine.constants import partner_of, team_of
+from backalley_engine.shuffle import hand_size_of
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -12,9 +12,9 @@ from typing import Any
 
 from django.http import Http404
 
+from backalley_engine.constants import team_of
 from games import extensions
 from games import selectors as game_selectors
-from games.engine.constants import team_of
 from games.models import Game, GameStatus, Seat
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

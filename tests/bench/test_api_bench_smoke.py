@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from backalley_engine.state import GameState
 from bench import api_prep
-from games.engine.state import GameState
 from games.models import Game, Move
 
 

@@ -74,7 +74,7 @@ def test_an_oversized_answer_is_malformed(hook_server, allow_loopback) -> None: 
     ],
 )
 def test_answers_are_read_strictly(answer, kind) -> None:  # type: ignore[no-untyped-def]
-    from games.engine.actions import parse_action
+    from backalley_engine.actions import parse_action
 
     legal = [parse_action("AS"), parse_action("2S")]
     if kind is None:

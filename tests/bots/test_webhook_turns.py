@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from backalley_engine.state import GameState
 from bots import turns
 from bots.models import Bot, BotFault, BotStatus
 from bots.tasks import play_bot_turn
-from games.engine.state import GameState
 from games.models import Game, Move
 from tests.bots.helpers import game_with, hosted_bot, webhook_bot
 
@@ -67,7 +67,7 @@ def test_answers_in_time_are_played_and_see_only_their_seat(table, hook_server) 
         assert payload["view"]["seed"] is None
         assert payload["seat"] == 0 and payload["game"] == game.public_id
         assert sorted(payload["legal_actions"]) == sorted(
-            __import__("games.engine.actions", fromlist=["action_str"]).action_str(a)
+            __import__("backalley_engine.actions", fromlist=["action_str"]).action_str(a)
             for a in state.legal_actions()
         )
         assert payload["deadline_ms"] == 1500

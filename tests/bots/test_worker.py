@@ -10,9 +10,9 @@ import time
 
 import pytest
 
+from backalley_engine.actions import action_str
 from bots.models import Bot
 from games import statecache
-from games.engine.actions import action_str
 from games.models import Game, Move
 from games.services import move_submit
 from tests.bots.helpers import game_with, hosted_bot, webhook_bot

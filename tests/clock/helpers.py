@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from accounts.models import Player
+from backalley_engine.actions import PASS, bid_action
 from games import statecache
-from games.engine.actions import PASS, bid_action
 from games.models import Game, Move
 from games.services import game_create, move_submit
 from tests.factories import PlayerFactory

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from backalley_engine.state import GameState
 from bots import strategies
 from clock import substitute
-from games.engine.state import GameState
 
 SEED = "ab" * 32
 

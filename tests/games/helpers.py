@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from backalley_engine.actions import PASS
 from games import statecache
-from games.engine.actions import PASS
 from games.models import Game
 from games.services import move_submit
 

@@ -10,8 +10,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from backalley_engine.errors import EngineError
 from games import hooks, outbox
-from games.engine.errors import EngineError
 from games.models import Event, GameStatus
 from games.services import move_submit
 from tests.games.conftest import make_table

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from backalley_engine.state import GameState
 from games import extensions, feed
-from games.engine.state import GameState
 from games.live.hub import Hub, _read_snapshot
 from tests.games.conftest import Table, make_table
 from tests.games.helpers import play

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import shuffle
-from games.engine.cards import card_str, mask_to_cards
+from backalley_engine import shuffle
+from backalley_engine.cards import card_str, mask_to_cards
 from games.models import Game, GameStatus, Seat, SeededDeal, Team
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.games.conftest import accept_invitations, client_for, make_table

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from backalley_engine.actions import action_to_json
 from games import statecache
-from games.engine.actions import action_to_json
 from tests.games.conftest import Table, make_table
 from tests.games.helpers import choose_code
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from backalley_engine.actions import PASS, action_to_json
+from backalley_engine.cards import card_str, parse_card
+from backalley_engine.errors import EngineError
+from backalley_engine.state import GameState
 from games import statecache
-from games.engine.actions import PASS, action_to_json
-from games.engine.cards import card_str, parse_card
-from games.engine.errors import EngineError
-from games.engine.state import GameState
 from games.models import Game, Move, SubmittedBy
 from tests.factories import PlayerFactory
 from tests.games.conftest import Table, choose, client_for, make_table

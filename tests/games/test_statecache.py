@@ -74,8 +74,8 @@ def test_a_snapshot_stays_small_and_keeps_the_engine_tables_shared() -> None:
     import json
     import random
 
-    from games.engine import cards
-    from games.engine.state import GameState
+    from backalley_engine import cards
+    from backalley_engine.state import GameState
 
     seed = hashlib.sha256(b"snapshot-size").hexdigest()
     state = GameState.new(seed)

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine.actions import PASS, bid_action
+from backalley_engine.actions import PASS, bid_action
 from games.models import Game, Move, SeededDeal
 from tests.games.conftest import make_table
 from tests.games.helpers import play

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from backalley_engine.actions import parse_action
+from backalley_engine.cards import card_str
+from backalley_engine.records import validate_record
 from games import statecache
-from games.engine.actions import parse_action
-from games.engine.cards import card_str
-from games.engine.records import validate_record
 from games.models import GameStatus, Move, SeededDeal
 from tests.factories import PlayerFactory
 from tests.games.conftest import Table, choose, client_for, make_table

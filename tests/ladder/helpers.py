@@ -67,10 +67,10 @@ def played_game(seated: list[Player], *, seed: int = 0, moves: int | None = None
     """
     import random
 
+    from backalley_engine.actions import action_to_json
+    from backalley_engine.state import GameState
     from games import services as game_services
     from games import statecache
-    from games.engine.actions import action_to_json
-    from games.engine.state import GameState
     from games.models import Move
 
     rng = random.Random(seed)

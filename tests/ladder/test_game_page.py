@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backalley_engine.cards import card_str, mask_to_cards
 from games import statecache
-from games.engine.cards import card_str, mask_to_cards
 from ladder import hooks
 from ladder.models import RatedGame
 from tests.ladder.helpers import played_game, players

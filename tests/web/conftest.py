@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from backalley_engine.cards import card_str
 from games import feed, services, statecache
-from games.engine.cards import card_str
 from games.models import Game
 from games.web.present import card_view
 from tests.factories import PlayerFactory

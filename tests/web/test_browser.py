@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from backalley_engine.cards import card_str, mask_to_cards, parse_card
+from backalley_engine.errors import EngineError
 from games import selectors
-from games.engine.cards import card_str, mask_to_cards, parse_card
-from games.engine.errors import EngineError
 from games.invitations import invitation_answer
 from games.models import Game, GameStatus, Invitation, Seat
 from tests.conftest import TEST_OUTPUT

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine.cards import card_str
-from games.engine.state import GameState
+from backalley_engine.cards import card_str
+from backalley_engine.state import GameState
 from games.web.present import card_view, sorted_hand, table_view
 
 SEED = "ab" * 32

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from backalley_engine.cards import card_str, mask_to_cards
 from games import selectors, services
-from games.engine.cards import card_str, mask_to_cards
 from games.models import Game, GameStatus, Seat
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.web.conftest import shown_cards, signed_in

@@ -1,8 +1,8 @@
 """The heuristic's card sense in small constructed deals (seat dealer+1 = 0 bids first)."""
 
+from backalley_engine.actions import BOARD, PASS
+from backalley_engine.cards import TRUMP_MASKS, parse_card
 from bots.strategies.heuristic import choose_bid, estimate_tricks
-from games.engine.actions import BOARD, PASS
-from games.engine.cards import TRUMP_MASKS, parse_card
 from tests.bots.strategies.helpers import act, deal, hand, heuristic_move
 
 

@@ -5,12 +5,12 @@ from typing import Any
 
 import pytest
 
+from backalley_engine.cards import JOKERS_MASK, SUIT_MASKS, TRUMP_MASKS, parse_card
+from backalley_engine.shuffle import JokerSwap
+from backalley_engine.state import GameState
 from bots.strategies import choose_action, get_strategy
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.sampling import bid_fit, sample_hands, world_from_hands
-from games.engine.cards import JOKERS_MASK, SUIT_MASKS, TRUMP_MASKS, parse_card
-from games.engine.shuffle import JokerSwap
-from games.engine.state import GameState
 from tests.bots.strategies.helpers import act, deal, knowledge
 
 SEED = "5e" * 32

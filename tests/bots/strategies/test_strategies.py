@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from backalley_engine.state import GameState
 from bots.strategies import (
     STRATEGIES,
     available,
@@ -16,7 +17,6 @@ from bots.strategies import (
 from bots.strategies.arena import play_deal
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.strong import StrongStrategy, _distinct_cards
-from games.engine.state import GameState
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
@@ -89,7 +89,7 @@ def test_equivalent_cards_are_tried_once() -> None:
 
 
 def parse(text: str) -> int:
-    from games.engine.cards import parse_card
+    from backalley_engine.cards import parse_card
 
     return parse_card(text)
 

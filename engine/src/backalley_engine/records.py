@@ -1,0 +1,130 @@
+"""Game records in the ``backalley-record`` format, version 1 (docs/record-format.md).
+
+``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
+on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
+shows everything, the seed included. ``record_actions`` reads the move log back out of a
+record and ``state_from_record`` rebuilds the game from seed + moves. ``validate_record``
+(in ``backalley_engine.validate``) checks a record against the rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from backalley_engine.actions import bid_json, parse_bid
+from backalley_engine.cards import card_str, cards_str, mask_to_cards, parse_card
+from backalley_engine.constants import RECORD_FORMAT, RECORD_VERSION
+from backalley_engine.errors import BadRecord, EngineError
+from backalley_engine.events import trump_str
+
+if TYPE_CHECKING:
+    from backalley_engine.state import DealInfo, GameState, Viewer
+    from backalley_engine.validate import RecordError
+
+
+def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]:
+    d = info.state
+    show_all = finished or viewer == "all"
+    hands: list[list[str] | None] = [
+        cards_str(mask_to_cards(d.start_hands[s])) if show_all or viewer == s else None
+        for s in range(4)
+    ]
+    swap = None
+    if info.swap is not None:
+        sw = info.swap
+        swap = {
+            "seat": sw.seat,
+            "discarded": card_str(sw.discarded),
+            "drawn": card_str(sw.drawn) if show_all or viewer == sw.seat else None,
+        }
+    tricks: list[dict[str, Any]] = [
+        {"leader": leader, "cards": cards_str(cards), "winner": winner}
+        for leader, cards, winner in d.tricks
+    ]
+    if d.trick:
+        tricks.append({"leader": d.leader, "cards": cards_str(d.trick), "winner": None})
+    return {
+        "number": info.number,
+        "attempt": info.attempt,
+        "hand_size": d.n,
+        "dealer": d.dealer,
+        "hands": hands,
+        "upcard": card_str(d.upcard),
+        "trump": trump_str(d.trump),
+        "joker_swap": swap,
+        "bids": [{"seat": d.bid_seat(i), "bid": bid_json(b)} for i, b in enumerate(d.bids)],
+        "tricks": tricks,
+        "status": info.status,
+        "tricks_won": list(d.team_tricks()),
+        "score": list(info.score),
+        "totals": list(info.totals),
+    }
+
+
+def write_record(
+    game_state: GameState,
+    viewer: Viewer = "all",
+    players: list[str] | None = None,
+    game: str | None = None,
+) -> dict[str, Any]:
+    """The record of ``game_state`` as ``viewer`` (a seat, None, or "all") may see it."""
+    if not (viewer is None or viewer == "all" or viewer in (0, 1, 2, 3)):
+        raise ValueError("viewer must be a seat 0..3, None (spectator) or 'all'")
+    finished = game_state.outcome is not None
+    rec: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
+    if game is not None:
+        rec["game"] = game
+    rec["players"] = list(players) if players is not None else None
+    rec["commitment"] = game_state.commitment
+    rec["seed"] = game_state.seed if finished else None
+    rec["first_dealer"] = game_state.first_dealer
+    rec["deals"] = [_deal_json(i, viewer, finished) for i in game_state.all_deals()]
+    out = game_state.outcome
+    rec["result"] = {"totals": list(out.totals), "winner": out.winner} if out else None
+    return rec
+
+
+def _seat_of(obj: object) -> int:
+    if isinstance(obj, bool) or not isinstance(obj, int) or not 0 <= obj <= 3:
+        raise BadRecord(f"Not a seat: {obj!r}.", {})
+    return obj
+
+
+def record_actions(record: dict[str, Any]) -> list[int]:
+    """The move log of a record: each deal's bids, then its cards in play order."""
+    if not isinstance(record, dict) or not isinstance(record.get("deals"), list):
+        raise BadRecord("A record is an object with a 'deals' list.", {})
+    actions: list[int] = []
+    try:
+        for deal in record["deals"]:
+            for b in deal["bids"]:
+                _seat_of(b["seat"])
+                actions.append(parse_bid(b["bid"]))
+            for t in deal["tricks"]:
+                actions.extend(parse_card(c) for c in t["cards"])
+    except EngineError as e:
+        raise BadRecord(f"Unreadable move in the record: {e.message}", e.extra) from None
+    except (KeyError, TypeError) as e:
+        raise BadRecord(f"Malformed deal in the record ({e!s}).", {}) from None
+    return actions
+
+
+def state_from_record(record: dict[str, Any]) -> GameState:
+    """Rebuild the game from the record's seed and moves (each move validated by the engine).
+
+    Raises ``BadRecord`` when the record has no seed or cannot be read, and the engine's
+    typed error when a move is illegal. Use ``validate_record`` for a full check.
+    """
+    from backalley_engine.state import GameState
+
+    seed = record.get("seed") if isinstance(record, dict) else None
+    if not isinstance(seed, str):
+        raise BadRecord("Only a record with its seed (a finished game) can be rebuilt.", {})
+    return GameState.replay(seed, record_actions(record))
+
+
+def validate_record(record: object) -> list[RecordError]:
+    """[] when the record is valid, else the first error (deal, trick, card or bid at fault)."""
+    from backalley_engine.validate import validate_record as _validate
+
+    return _validate(record)

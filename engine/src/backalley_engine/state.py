@@ -1,0 +1,312 @@
+"""The whole game: 25 scored deals of 13..1..13 cards, redeals, pass-outs and the result.
+
+OpenSpiel-like: randomness is an input (the seed), and every game replays from its history.
+``GameState`` *is* its current deal (it extends ``DealCore``), so ``legal_actions`` and
+``apply`` reach the rules without indirection; finished deals are kept as ``DealInfo``.
+
+>>> g = GameState.new("00" * 32)
+>>> g.deal_number, g.hand_size, g.dealer, g.phase, g.seat_to_act
+(1, 13, 3, 'bidding', 0)
+>>> g.apply(PASS, seat=0); g.move_count
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from backalley_engine.actions import BOARD, PASS, action_str
+from backalley_engine.constants import (
+    FINISHED,
+    IN_PROGRESS,
+    MAX_ATTEMPTS,
+    MAX_DEALS,
+    MAX_MOVES,
+    NUM_DEALS,
+    PASSED_OUT,
+    PLAYED,
+    VOIDED,
+)
+from backalley_engine.deal import DONE, DealCore, DealState
+from backalley_engine.errors import ActionParseError, GameOver, NotYourTurn
+from backalley_engine.events import deal_end_events, deal_start_events, play_events
+from backalley_engine.shuffle import (
+    HmacKey,
+    JokerSwap,
+    _deck,
+    check_seed,
+    commitment,
+    deal_hands,
+    first_dealer,
+    hand_size_of,
+)
+
+if TYPE_CHECKING:
+    from backalley_engine.observation import Observation
+
+Viewer = int | None | Literal["all"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: both totals and the winning team (None for a draw)."""
+
+    totals: tuple[int, int]
+    winner: int | None
+
+
+@dataclass(slots=True)
+class DealInfo:
+    """One dealt deal: its number and attempt, the joker swap, its play, how it ended."""
+
+    number: int
+    attempt: int
+    swap: JokerSwap | None
+    state: DealState
+    status: str  # played | voided | passed_out | in_progress
+    score: tuple[int, int]
+    totals: tuple[int, int]
+
+
+class GameState(DealCore):
+    """A Back Alley game. ``seat_to_act`` is None once the game is finished."""
+
+    __slots__ = (
+        "seed",
+        "commitment",
+        "first_dealer",
+        "deal_number",
+        "attempt",
+        "swap",
+        "deals",
+        "history",
+        "totals",
+        "seat_to_act",
+        "outcome",
+        "_scored",
+        "_key",
+    )
+    seat_to_act: int | None
+    deal_number: int
+    attempt: int
+    swap: JokerSwap | None
+
+    def __init__(self, seed_hex: str | None = None) -> None:
+        """A new game of ``seed_hex`` at its first deal; without a seed, an empty shell that
+        ``clone`` and ``resume`` fill."""
+        if seed_hex is None:
+            return
+        self._key = HmacKey(check_seed(seed_hex))
+        self.seed = seed_hex
+        self.commitment = commitment(seed_hex)
+        self.first_dealer = first_dealer(seed_hex)
+        self.deals: list[DealInfo] = []  # finished deals only
+        self.history: list[int] = []
+        self.totals: tuple[int, int] = (0, 0)
+        self.outcome: Outcome | None = None
+        self._scored = 0  # deals scored so far (played or passed out)
+        self._start_deal(1, 0, self.first_dealer)
+
+    @classmethod
+    def new(cls, seed_hex: str, events: list[dict[str, Any]] | None = None) -> GameState:
+        """A new game with its first deal dealt; ``events`` receives the opening events."""
+        g = cls(seed_hex)
+        if events is not None:
+            events.extend(deal_start_events(g))
+        return g
+
+    @classmethod
+    def replay(cls, seed_hex: str, actions: Iterable[int]) -> GameState:
+        """The game after ``actions`` (validated one by one) from a new game of ``seed_hex``."""
+        g = cls(seed_hex)
+        for a in actions:
+            g.apply(a)
+        return g
+
+    def clone(self) -> GameState:
+        c = GameState()
+        self._copy_deal_into(c)
+        c.seed = self.seed
+        c.commitment = self.commitment
+        c.first_dealer = self.first_dealer
+        c.deal_number = self.deal_number
+        c.attempt = self.attempt
+        c.swap = self.swap
+        c.deals = self.deals[:]  # finished deals never change: shared
+        c.history = self.history[:]
+        c.totals = self.totals
+        c.seat_to_act = self.seat_to_act
+        c.outcome = self.outcome
+        c._scored = self._scored
+        c._key = self._key
+        return c
+
+    # -- properties --------------------------------------------------------------------
+    @property
+    def move_count(self) -> int:
+        return len(self.history)
+
+    @property
+    def hand_size(self) -> int:
+        return self.n
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def all_deals(self) -> list[DealInfo]:
+        """Every deal dealt so far, the one in progress last (as a snapshot)."""
+        if self.outcome is not None:
+            return self.deals[:]
+        live = DealInfo(
+            self.deal_number,
+            self.attempt,
+            self.swap,
+            DealState.copy_of(self),
+            IN_PROGRESS,
+            (0, 0),
+            self.totals,
+        )
+        return [*self.deals, live]
+
+    # -- moves -------------------------------------------------------------------------
+    def apply(
+        self, action: object, seat: int | None = None, events: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Apply the action of the seat to act (``seat``, when given, must be that seat).
+
+        Raises a typed ``EngineError`` and changes nothing when the action is not legal.
+        When ``events`` is a list, the events this action caused are appended to it.
+        """
+        if type(action) is not int or not 0 <= action <= BOARD:  # bool and the rest refused
+            raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)[:20]})
+        actor = self.seat_to_act
+        if actor is None:
+            raise GameOver("The game is over.")
+        if seat is not None and seat != actor:
+            raise NotYourTurn(f"It is seat {actor}'s turn.", {"seat_to_act": actor})
+        if action < 54:
+            self.play(action)
+        else:
+            self.bid(action)
+        self.history.append(action)
+        if events is not None:
+            events.extend(play_events(self, actor, action))
+        if self.phase == DONE:
+            self._end_deal(events)
+        else:
+            self.seat_to_act = self.to_act
+
+    # -- deals -------------------------------------------------------------------------
+    def _start_deal(self, number: int, attempt: int, dealer: int) -> None:
+        n = hand_size_of(number)
+        hands, upcard, swap = deal_hands(_deck(self._key, number, attempt), dealer, n)
+        self._setup(hands, upcard, dealer, n)
+        self.deal_number = number
+        self.attempt = attempt
+        self.swap = swap
+        self.seat_to_act = self.to_act
+
+    def _end_deal(self, events: list[dict[str, Any]] | None) -> None:
+        score = (0, 0)
+        if self.tricks:
+            status = PLAYED
+            score = self.scores()
+            self.totals = (self.totals[0] + score[0], self.totals[1] + score[1])
+            self._scored += 1
+        elif self.attempt + 1 >= MAX_ATTEMPTS:
+            status = PASSED_OUT
+            self._scored += 1
+        else:
+            status = VOIDED
+        # The finished deal's lists are never touched again: the snapshot takes them over.
+        snap = DealState()
+        self._share_deal_into(snap)
+        info = DealInfo(self.deal_number, self.attempt, self.swap, snap, status, score, self.totals)
+        self.deals.append(info)
+        if events is not None:
+            events.extend(deal_end_events(info))
+        if self._scored == NUM_DEALS:
+            t = self.totals
+            self.outcome = Outcome(t, None if t[0] == t[1] else (0 if t[0] > t[1] else 1))
+            self.seat_to_act = None
+            self.phase = FINISHED
+            if events is not None:
+                events.append(
+                    {
+                        "type": "game_end",
+                        "private_to": None,
+                        "totals": list(t),
+                        "winner": self.outcome.winner,
+                        "seed": self.seed,
+                    }
+                )
+            return
+        next_dealer = (self.dealer + 1) & 3
+        if status == VOIDED:
+            self._start_deal(self.deal_number, self.attempt + 1, next_dealer)
+        else:
+            self._start_deal(self.deal_number + 1, 0, next_dealer)
+        if events is not None:
+            events.extend(deal_start_events(self))
+
+    # -- views and records ---------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8)."""
+        from backalley_engine.views import game_view
+
+        return game_view(self, seat)
+
+    def record(
+        self, viewer: Viewer = "all", players: list[str] | None = None, game: str | None = None
+    ) -> dict[str, Any]:
+        """The game record (docs/record-format.md) as ``viewer`` may see it."""
+        from backalley_engine.records import write_record
+
+        return write_record(self, viewer, players=players, game=game)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of the current deal, for a bot: its hand, the public table
+        and what play has revealed (see ``backalley_engine.observation``)."""
+        from backalley_engine.observation import Observation
+
+        if self.outcome is not None:
+            raise ValueError("no decision to make: the game is over")
+        return Observation(
+            self, seat, swap=self.swap, deal_number=self.deal_number, totals=self.totals
+        )
+
+    def checkpoint(self) -> dict[str, Any]:
+        """This state as versioned plain data (see ``backalley_engine.checkpoint``)."""
+        from backalley_engine.checkpoint import checkpoint
+
+        return checkpoint(self)
+
+    @classmethod
+    def resume(cls, seed_hex: str, data: object) -> GameState:
+        """The state a :meth:`checkpoint` describes (``CheckpointError`` if unreadable)."""
+        from backalley_engine.checkpoint import resume
+
+        return resume(seed_hex, data)
+
+    def legal_actions_text(self) -> list[str]:
+        return [action_str(a) for a in self.legal_actions()]
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState deal {self.deal_number}.{self.attempt} {self.phase} "
+            f"to_act={self.seat_to_act} moves={self.move_count} totals={self.totals}>"
+        )
+
+
+__all__ = [
+    "BOARD",
+    "PASS",
+    "GameState",
+    "Outcome",
+    "DealInfo",
+    "MAX_DEALS",
+    "MAX_MOVES",
+    "NUM_DEALS",
+]

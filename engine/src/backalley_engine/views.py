@@ -1,0 +1,80 @@
+"""What one seat (or a spectator) may see of a game, as plain data (docs/rules.md §8).
+
+Public: dealer, hand size, deal number, upcard and trump, the discarded joker and its
+discarder, bids, cards played, tricks won, scores, whose turn, the commitment. Private: a
+seat's own hand and the card it drew for a joker. The seed only once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from backalley_engine.actions import action_str, bid_json
+from backalley_engine.cards import card_str, cards_str, mask_to_cards
+from backalley_engine.events import trump_str
+
+if TYPE_CHECKING:
+    from backalley_engine.state import GameState
+
+
+def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
+    if seat is not None and seat not in (0, 1, 2, 3):
+        raise ValueError("seat must be 0..3 or None")
+    info = game.all_deals()[-1]
+    d = info.state
+    finished = game.outcome is not None
+    swap = None
+    if info.swap is not None:
+        s = info.swap
+        swap = {
+            "seat": s.seat,
+            "discarded": card_str(s.discarded),
+            "drawn": card_str(s.drawn) if finished or seat == s.seat else None,
+        }
+    last = d.tricks[-1] if d.tricks else None
+    to_act = game.seat_to_act
+    mine = seat is not None and to_act == seat
+    return {
+        "viewer": seat,
+        "phase": game.phase,
+        "commitment": game.commitment,
+        "seed": game.seed if finished else None,
+        "first_dealer": game.first_dealer,
+        "move_count": game.move_count,
+        "deal_number": info.number,
+        "attempt": info.attempt,
+        "hand_size": d.n,
+        "dealer": d.dealer,
+        "upcard": card_str(d.upcard),
+        "trump": trump_str(d.trump),
+        "joker_swap": swap,
+        "hand": None if seat is None else cards_str(mask_to_cards(d.hands[seat])),
+        "bids": [{"seat": d.bid_seat(i), "bid": bid_json(b)} for i, b in enumerate(d.bids)],
+        "board_levels": list(d.board_level),
+        "trick": {"leader": d.leader, "cards": cards_str(d.trick)} if d.trick else None,
+        "last_trick": (
+            {"leader": last[0], "cards": cards_str(last[1]), "winner": last[2]} if last else None
+        ),
+        "tricks": [{"leader": t[0], "cards": cards_str(t[1]), "winner": t[2]} for t in d.tricks],
+        "trump_broken": d.broken,
+        "tricks_won": list(d.won),
+        "team_tricks": list(d.team_tricks()),
+        "deals": [
+            {
+                "number": i.number,
+                "attempt": i.attempt,
+                "status": i.status,
+                "score": list(i.score),
+                "totals": list(i.totals),
+            }
+            for i in game.all_deals()
+        ],
+        "totals": list(game.totals),
+        "seat_to_act": to_act,
+        "legal_actions": [action_str(a) for a in game.legal_actions()] if mine else [],
+        "result": (
+            {"totals": list(game.outcome.totals), "winner": game.outcome.winner}
+            if game.outcome
+            else None
+        ),
+    }
