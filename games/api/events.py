@@ -50,6 +50,7 @@ from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
 from games.live import hub as live_hub
+from games.live import presence as live_presence
 
 MAX_WAIT = 60
 SPREAD = 0.85  # a long poll without news answers after 85-100% of its wait (see _spread)
@@ -394,9 +395,15 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
     since, clock = gate.since, hub.loop.time
     deadline = clock() + gate.wait
     refreshed = clock()
+    marked: float | None = None  # when this stream last marked its seat as there
     watch = hub.watch(gate.game_id)
     try:
         while True:
+            if gate.seat is not None and (
+                marked is None or clock() - marked >= live_presence.REFRESH_S
+            ):
+                marked = clock()
+                await hub.presence.stream_open(gate.game_id, gate.seat)
             wait = max(0.0, min(HEARTBEAT, deadline - clock()))
             found, snap = await hub.next_events(
                 gate.game_id, watch, seat=gate.seat, since=since, timeout=wait

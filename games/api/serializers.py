@@ -82,6 +82,18 @@ class MoveSerializer(serializers.Serializer[Any]):
     )
 
 
+class PresenceSerializer(serializers.Serializer[Any]):
+    shown = serializers.BooleanField(
+        help_text="Whether your table page is in view now (false: hidden, or being closed)."
+    )
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        required=False,
+        help_text="Which of your seats, if you hold more than one.",
+    )
+
+
 class SeatOutSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     player = serializers.CharField()

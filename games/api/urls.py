@@ -37,6 +37,7 @@ urlpatterns = [
     path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
     path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
+    path("games/<str:public_id>/presence/", views.PresenceView.as_view(), name="game-presence"),
     path("games/<str:public_id>/events/", events.events, name="game-events"),
     path(
         "games/<str:public_id>/events/stream/",

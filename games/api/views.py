@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
@@ -27,9 +28,11 @@ from games.api.serializers import (
     LegalActionsSerializer,
     MoveResponseSerializer,
     MoveSerializer,
+    PresenceSerializer,
     SeatTakeSerializer,
 )
 from games.errors import NotYourSeat, UnknownPlayer
+from games.live import presence
 from games.models import Game, GameStatus, Seat
 
 SEAT_PARAM = OpenApiParameter(
@@ -322,6 +325,35 @@ class MovesView(APIView):
             user=request.user,
         )
         return Response(result.body, status=status.HTTP_201_CREATED)
+
+
+class PresenceView(APIView):
+    scopes = PLAY_OR_BOT
+
+    @extend_schema(
+        request=PresenceSerializer,
+        responses={204: None, **ERRORS},
+        summary="Say whether your table page is in view",
+        description=(
+            f"A table page calls this when it is shown (and every {presence.PING_S} s while "
+            "it stays in view) and when it is hidden or closed; an open event stream for "
+            "your seat counts as being there too. While you are there, nobody pushes you "
+            '"your turn": it is pushed once your page has been away for a while. 403 '
+            "`not_your_seat`."
+        ),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = PresenceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(public_id=public_id)
+        mine = controlled_seats(request, selectors.game_seats(game=game), acting=True)
+        wanted = data.validated_data.get("seat")
+        if wanted is None and len(mine) == 1:
+            wanted = mine[0]
+        if wanted is None or wanted not in mine:
+            raise NotYourSeat(message=_("Name one of your own seats in this game."))
+        presence.mark(game.pk, wanted, shown=data.validated_data["shown"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RecordView(APIView):

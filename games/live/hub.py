@@ -31,7 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.live import admissions, publish
+from games.live import admissions, presence, publish
 from games.live.slots import Slots
 
 logger = logging.getLogger(__name__)
@@ -130,6 +130,7 @@ class Hub:
         self.watches: dict[int, Watch] = {}
         self.closing = asyncio.Event()
         self.slots = Slots(shared=not inline)
+        self.presence = presence.StreamMarks(self)
         self._tasks: list[asyncio.Task[None]] = []
         self._started = False
 

@@ -27,6 +27,7 @@ from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 from games import extensions, invitations, selectors, services
 from games.errors import BadGameSetup, GameNotFound
+from games.live import presence
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
 from games.web import present
@@ -324,6 +325,8 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         # a few sync workers).
         "stream": _async_feed(),
         "poll_wait": max(settings.GAMES_PAGE_POLL_WAIT, 25 if _async_feed() else 0),
+        # A seat's page says when it is in view (games.live.presence), this often.
+        "presence_every": presence.PING_S,
     }
 
 

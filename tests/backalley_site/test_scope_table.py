@@ -62,6 +62,7 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/games/{public_id}/events/"): LOGGED_IN,
     ("GET", "/api/v1/games/{public_id}/events/stream/"): LOGGED_IN,
     ("GET", "/api/v1/games/{public_id}/legal/"): LOGGED_IN,
+    ("POST", "/api/v1/games/{public_id}/presence/"): SEAT,
     ("POST", "/api/v1/games/{public_id}/moves/"): SEAT,
     ("GET", "/api/v1/games/{public_id}/record/"): LOGGED_IN,
     ("POST", "/api/v1/games/{public_id}/seats/"): PLAY,

@@ -1,0 +1,101 @@
+"""Who is at a table now (games.live.presence): marked by the table page's pings and by
+open streams, in Redis or (without it) in Django's cache, and told to the game's own
+readers only as times, never a card."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.conf import settings
+
+from games.live import presence
+from tests.bots.worker import redis_available
+from tests.factories import PlayerFactory
+from tests.games.conftest import Table, client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(params=["redis", "cache"])
+def store(request: Any, settings: Any) -> str:
+    """Each test twice: with Redis (as deployed) and with Django's cache (the embedded
+    default, no Redis)."""
+    if request.param == "redis":
+        if not redis_available(settings.LIVE_REDIS_URL or ""):
+            pytest.skip("no Redis at LIVE_REDIS_URL")
+    else:
+        settings.LIVE_REDIS_URL = ""
+    return str(request.param)
+
+
+def test_a_seat_never_seen_is_away_for_ever(store: str) -> None:
+    assert presence.presence(987654, 2).away_for() == float("inf")
+
+
+def test_a_shown_page_is_present_and_away_once_hidden_or_silent(store: str) -> None:
+    game_id = 10_000 + int(time.time() * 1000) % 100_000
+    now = time.time()
+    presence.mark(game_id, 1, shown=True, now=now)
+    assert presence.presence(game_id, 1).away_for(now + 5) is None
+    # Silent (closed without a word) for longer than FRESH_S: away since it was last seen.
+    later = now + presence.FRESH_S + 10
+    assert presence.presence(game_id, 1).away_for(later) == pytest.approx(later - now)
+    presence.mark(game_id, 1, shown=False, now=now + 20)
+    assert presence.presence(game_id, 1).away_for(now + 50) == pytest.approx(30)
+    # A stream open while the page is hidden keeps the seat seen, but the page still hidden.
+    presence.mark(game_id, 1, shown=None, now=now + 60)
+    assert presence.presence(game_id, 1).away_for(now + 70) == pytest.approx(50)
+    presence.mark(game_id, 1, shown=True, now=now + 80)
+    assert presence.presence(game_id, 1).away_for(now + 85) is None
+    assert presence.presence(game_id, 3).away_for(now) == float("inf")  # seats apart
+
+
+def test_the_table_page_marks_its_seat_and_no_other(store: str, table: Table) -> None:
+    game = table.game
+    r = table.clients[2].post(table.url("presence/"), {"shown": True}, format="json")
+    assert r.status_code == 204, r.content
+    assert presence.presence(game.pk, 2).present
+    assert not presence.presence(game.pk, 1).present
+    r = table.clients[2].post(table.url("presence/"), {"shown": True, "seat": 1}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
+    outsider = client_for(PlayerFactory().user)
+    r = outsider.post(table.url("presence/"), {"shown": True}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
+    r = table.clients[2].post(table.url("presence/"), {"shown": False}, format="json")
+    assert r.status_code == 204
+    assert presence.presence(game.pk, 2).hidden_at is not None
+
+
+def test_an_open_stream_marks_its_seat_present(store: str, table: Table) -> None:
+    game = table.game
+    assert not presence.presence(game.pk, 3).present
+    r = table.clients[3].get(table.url("events/stream/?timeout=0"), HTTP_ACCEPT="text/event-stream")
+
+    async def drain() -> None:
+        async for _ in r.streaming_content:
+            pass
+
+    async_to_sync(drain)()
+    assert presence.presence(game.pk, 3).present
+    # A spectator's stream marks nobody.
+    spectator = client_for(PlayerFactory().user)
+    r = spectator.get(table.url("events/stream/?timeout=0"), HTTP_ACCEPT="text/event-stream")
+    async_to_sync(drain)()
+    assert not any(presence.presence(game.pk, s).present for s in (0, 1, 2))
+
+
+def test_a_mark_holds_times_only(store: str, table: Table) -> None:
+    presence.mark(table.game.pk, 0, shown=False)
+    name = presence.key(table.game.pk, 0)
+    if settings.LIVE_REDIS_URL:
+        import redis
+
+        fields = redis.Redis.from_url(settings.LIVE_REDIS_URL).hgetall(name)
+        assert set(fields) == {b"seen", b"hidden"}
+    else:
+        from django.core.cache import cache
+
+        assert set(cache.get(name)) == {"seen", "hidden"}
