@@ -50,7 +50,7 @@ def forget(game_id: int | None = None) -> None:
 def _build(game: Game, upto: int, base: FeedEntry | None) -> FeedEntry:
     if base is None:
         opening: list[dict[str, Any]] = []
-        state = GameState.new(game.seed, events=opening)
+        state = GameState.new(game.seed, events=opening, schedule=game.schedule)
         events = [dict(ev, seq=0) for ev in opening]
     else:
         state = base.state.clone()

@@ -17,6 +17,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
+from backalley_engine.schedule import Schedule
+
 SEAT_POSITIONS = (0, 1, 2, 3)
 
 
@@ -127,6 +129,12 @@ class Game(models.Model):
         if self.total_0 is None or self.total_1 is None:
             return None
         return (self.total_0, self.total_1)
+
+    @property
+    def schedule(self) -> Schedule:
+        """The deals the game plays: all 25, or a run of them (a short game, ``"schedule"``
+        in its options, docs/rules.md §2). Part of its rules: every replay deals by it."""
+        return Schedule.from_json((self.options or {}).get("schedule"))
 
     @property
     def time_control(self) -> dict[str, Any] | None:

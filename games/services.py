@@ -20,7 +20,8 @@ from accounts.models import Player
 from backalley_engine import shuffle
 from backalley_engine.actions import action_from_json, action_to_json, parse_action
 from backalley_engine.cards import card_str, mask_to_cards
-from backalley_engine.errors import ActionParseError, BadSeed
+from backalley_engine.errors import ActionParseError, BadSchedule, BadSeed
+from backalley_engine.schedule import Schedule
 from backalley_engine.state import GameState
 from games import extensions, outbox, statecache
 from games.errors import (
@@ -72,11 +73,13 @@ def team_get_or_create(*, player_a: Player, player_b: Player) -> Team:
 
 def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Options with defaults: ``rated`` (bool, true unless said otherwise, for the API as for
-    the site) and each option another app registered (``games.extensions``; the clock's
-    ``time_control``), cleaned by that app, or None when not given."""
+    the site), each option another app registered (``games.extensions``; the clock's
+    ``time_control``), cleaned by that app, or None when not given, and for a short game
+    (events' boards; not offered by the API) ``schedule``, the run of deals it plays
+    (``{"first": 6, "last": 10}``), never rated on the ladder."""
     options = dict(options or {})
     cleaners = extensions.option_cleaners()
-    unknown = set(options) - {"rated", *cleaners}
+    unknown = set(options) - {"rated", "schedule", *cleaners}
     if unknown:
         raise BadGameSetup(
             message=f"Unknown option(s): {', '.join(sorted(unknown))}.",
@@ -86,6 +89,17 @@ def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
     if not isinstance(rated, bool):
         raise BadGameSetup(message="Option 'rated' is true or false.")
     clean: dict[str, Any] = {"rated": rated}
+    if options.get("schedule") is not None:
+        try:
+            schedule = Schedule.from_json(options["schedule"])
+        except BadSchedule as exc:
+            raise BadGameSetup(message=exc.message, extra=exc.extra) from exc
+        if not schedule.is_whole_game:
+            if rated:
+                raise BadGameSetup(
+                    message="A short game (a run of the schedule's deals) is never rated."
+                )
+            clean["schedule"] = schedule.to_json()
     for name, cleaner in cleaners.items():
         value = options.get(name)
         clean[name] = None if value is None else cleaner(value)
@@ -287,7 +301,7 @@ def _store_deal(game: Game, number: int, attempt: int, dealer: int, first_seq: i
 def _start(game: Game) -> None:
     """Fill-in at the fourth seat (inside the caller's transaction, game row locked)."""
     players = {s.position: s.player for s in game.seats.select_related("player")}
-    state = GameState.new(game.seed)
+    state = GameState.new(game.seed, schedule=game.schedule)
     game.team_0 = team_get_or_create(player_a=players[0], player_b=players[2])
     game.team_1 = team_get_or_create(player_a=players[1], player_b=players[3])
     game.status = GameStatus.ACTIVE

@@ -67,7 +67,9 @@ def replay(game: Game, upto: int | None = None) -> GameState:
     moves = Move.objects.filter(game_id=game.pk).order_by("seq")
     if upto is not None:
         moves = moves.filter(seq__lte=upto)
-    return GameState.replay(game.seed, moves.values_list("action_code", flat=True))
+    return GameState.replay(
+        game.seed, moves.values_list("action_code", flat=True), schedule=game.schedule
+    )
 
 
 def remember(game: Game, state: GameState) -> None:

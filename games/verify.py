@@ -48,7 +48,7 @@ def _replay(game: Game, problems: list[str]) -> GameState | None:
     if [r[0] for r in rows] != list(range(1, len(rows) + 1)):
         problems.append("the move log has a gap or a duplicate")
         return None
-    state = GameState.new(game.seed)
+    state = GameState.new(game.seed, schedule=game.schedule)
     for seq, seat, code, action in rows:
         if state.seat_to_act != seat:
             problems.append(

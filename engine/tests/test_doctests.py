@@ -24,6 +24,7 @@ MODULES = [
     "state",
     "checkpoint",
     "observation",
+    "schedule",
 ]
 
 

@@ -50,7 +50,8 @@ Modules (each name below is also importable from its module, e.g.
   ``partner_of``).
 - ``shuffle``: the seeded, verifiable deals of docs/rules.md §9.
 - ``deal``: one deal's state machine (``DealState``, buildable from explicit hands for bots).
-- ``state``: the whole 25-deal game (``GameState``, ``Outcome``).
+- ``state``: the whole 25-deal game (``GameState``, ``Outcome``), or a short one.
+- ``schedule``: which deals a game plays (``Schedule``: all 25, or a run such as 6-10).
 - ``views``, ``observation`` and ``events``: what a seat or a spectator may see, what a bot
   may know, and what an action caused.
 - ``checkpoint``: a state as versioned plain data, and back.
@@ -101,6 +102,7 @@ from backalley_engine.deal import DealState  # noqa: E402
 from backalley_engine.errors import (  # noqa: E402
     ActionParseError,
     BadRecord,
+    BadSchedule,
     BadSeed,
     CardParseError,
     EngineError,
@@ -116,6 +118,7 @@ from backalley_engine.errors import (  # noqa: E402
     WrongPhase,
 )
 from backalley_engine.records import record_actions, state_from_record  # noqa: E402
+from backalley_engine.schedule import WHOLE_GAME, Schedule  # noqa: E402
 from backalley_engine.state import GameState, Outcome  # noqa: E402
 from backalley_engine.validate import RecordError, validate_record  # noqa: E402
 
@@ -137,6 +140,7 @@ __all__ = [
     "SUITS",
     "ActionParseError",
     "BadRecord",
+    "BadSchedule",
     "BadSeed",
     "CardParseError",
     "DealState",
@@ -152,7 +156,9 @@ __all__ = [
     "NotYourTurn",
     "Outcome",
     "RecordError",
+    "Schedule",
     "TrumpNotBroken",
+    "WHOLE_GAME",
     "WrongPhase",
     "__version__",
     "action_from_json",

@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from backalley_engine.deal import DealCore, DealState
+from backalley_engine.errors import BadSchedule
+from backalley_engine.schedule import Schedule
 from backalley_engine.shuffle import HmacKey, JokerSwap, check_seed, commitment
 
 if TYPE_CHECKING:
@@ -100,6 +102,8 @@ def checkpoint(state: GameState) -> dict[str, Any]:
         "version": VERSION,
         "moves": state.move_count,
         "commitment": state.commitment,
+        # A short game's run of deals (absent: the whole game).
+        **({} if state.schedule.is_whole_game else {"schedule": state.schedule.to_json()}),
         "first_dealer": state.first_dealer,
         "history": list(state.history),
         "deals": [_info_data(i) for i in state.deals],
@@ -124,7 +128,7 @@ def resume(seed_hex: str, data: object) -> GameState:
     if data.get("commitment") != commitment(seed_hex):
         raise CheckpointError("the checkpoint belongs to another seed")
     try:
-        g = GameState()
+        g = GameState(schedule=Schedule.from_json(data.get("schedule")))
         _restore_deal(g, data["current"])
         g._key = HmacKey(key)
         g.seed = seed_hex
@@ -157,7 +161,7 @@ def resume(seed_hex: str, data: object) -> GameState:
             if out is None
             else Outcome((int(out[0][0]), int(out[0][1])), None if out[1] is None else int(out[1]))
         )
-    except (KeyError, IndexError, TypeError, ValueError) as e:
+    except (KeyError, IndexError, TypeError, ValueError, BadSchedule) as e:
         raise CheckpointError(f"damaged checkpoint ({type(e).__name__}: {e})") from None
     if len(g.history) != data["moves"]:
         raise CheckpointError("the checkpoint's move count disagrees with its history")

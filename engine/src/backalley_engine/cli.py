@@ -2,7 +2,8 @@
 
 The only part of the engine that does I/O; everything it prints comes from the pure modules.
 
-- ``selfplay --games N --seed S``: N games of random legal play, whole records as JSON Lines.
+- ``selfplay --games N --seed S [--deals 6-10]``: N games of random legal play, whole records
+  as JSON Lines (``--deals``: short games of that run of the schedule's deals).
   Game i's seed and its players' random choices derive from S with SHA-256, so the output is
   reproducible.
 - ``validate FILE``: a JSON record, a JSON list of records, or JSON Lines (``-`` = stdin).
@@ -22,7 +23,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from backalley_engine.cards import RANKS, SUITS, card_str, mask_to_cards
-from backalley_engine.errors import EngineError
+from backalley_engine.errors import BadSchedule, EngineError
+from backalley_engine.schedule import Schedule
 from backalley_engine.shuffle import check_seed, commitment, deal_cards, first_dealer, hand_size_of
 from backalley_engine.state import GameState
 from backalley_engine.validate import RecordError, validate_record
@@ -35,19 +37,19 @@ def selfplay_seeds(seed: str, index: int) -> tuple[str, int]:
     return game_seed, play_seed
 
 
-def selfplay_game(seed: str, index: int) -> GameState:
+def selfplay_game(seed: str, index: int, schedule: Schedule | None = None) -> GameState:
     game_seed, play_seed = selfplay_seeds(seed, index)
     rng = random.Random(play_seed)
-    g = GameState.new(game_seed)
+    g = GameState.new(game_seed, schedule=schedule)
     while g.seat_to_act is not None:
         actions = g.legal_actions()
         g.apply(actions[rng.randrange(len(actions))])
     return g
 
 
-def cmd_selfplay(games: int, seed: str, out: TextIO) -> int:
+def cmd_selfplay(games: int, seed: str, out: TextIO, schedule: Schedule | None = None) -> int:
     for i in range(games):
-        g = selfplay_game(seed, i)
+        g = selfplay_game(seed, i, schedule)
         players = ["random:0", "random:1", "random:2", "random:3"]
         rec = g.record("all", players=players, game=f"selfplay:{seed}:{i}")
         out.write(json.dumps(rec, separators=(",", ":")) + "\n")
@@ -172,6 +174,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     p = sub.add_parser("selfplay", help="random legal games as JSON Lines records")
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--seed", default="0", help="any text; game seeds derive from it")
+    p.add_argument("--deals", default=None, help="a run of the schedule's deals, e.g. 6-10")
     p = sub.add_parser("validate", help="check records (JSON or JSON Lines; - for stdin)")
     p.add_argument("file")
     p = sub.add_parser("deal", help="the deals a seed gives")
@@ -181,7 +184,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if args.command == "selfplay":
         if args.games < 0:
             parser.error("--games must be >= 0")
-        return cmd_selfplay(args.games, str(args.seed), out)
+        schedule = None
+        if args.deals is not None:
+            try:
+                schedule = Schedule.parse(args.deals)
+            except BadSchedule as e:
+                parser.error(e.message)
+        return cmd_selfplay(args.games, str(args.seed), out, schedule)
     if args.command == "validate":
         return cmd_validate(args.file, out)
     if not 1 <= args.attempts <= 4:

@@ -87,3 +87,9 @@ class BadRecord(EngineError, ValueError):
     """A record that cannot be read at all (not the validator's rule findings)."""
 
     code = "bad_record"
+
+
+class BadSchedule(EngineError, ValueError):
+    """A run of deals that is not one (docs/rules.md §2: deals 1 to 25)."""
+
+    code = "bad_schedule"

@@ -3,7 +3,8 @@
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
 shows everything, the seed included. ``record_actions`` reads the move log back out of a
-record and ``state_from_record`` rebuilds the game from seed + moves. ``validate_record``
+record and ``state_from_record`` rebuilds the game from seed + moves. A short game's record
+names its run of deals (``"schedule": {"first": 6, "last": 10}``). ``validate_record``
 (in ``backalley_engine.validate``) checks a record against the rules.
 """
 
@@ -16,6 +17,7 @@ from backalley_engine.cards import card_str, cards_str, mask_to_cards, parse_car
 from backalley_engine.constants import RECORD_FORMAT, RECORD_VERSION
 from backalley_engine.errors import BadRecord, EngineError
 from backalley_engine.events import trump_str
+from backalley_engine.schedule import Schedule
 
 if TYPE_CHECKING:
     from backalley_engine.state import DealInfo, GameState, Viewer
@@ -78,6 +80,8 @@ def write_record(
     rec["commitment"] = game_state.commitment
     rec["seed"] = game_state.seed if finished else None
     rec["first_dealer"] = game_state.first_dealer
+    if not game_state.schedule.is_whole_game:
+        rec["schedule"] = game_state.schedule.to_json()
     rec["deals"] = [_deal_json(i, viewer, finished) for i in game_state.all_deals()]
     out = game_state.outcome
     rec["result"] = {"totals": list(out.totals), "winner": out.winner} if out else None
@@ -120,7 +124,15 @@ def state_from_record(record: dict[str, Any]) -> GameState:
     seed = record.get("seed") if isinstance(record, dict) else None
     if not isinstance(seed, str):
         raise BadRecord("Only a record with its seed (a finished game) can be rebuilt.", {})
-    return GameState.replay(seed, record_actions(record))
+    return GameState.replay(seed, record_actions(record), schedule=record_schedule(record))
+
+
+def record_schedule(record: dict[str, Any]) -> Schedule:
+    """The deals a record's game plays: its ``schedule`` (a short game), else all 25."""
+    try:
+        return Schedule.from_json(record.get("schedule"))
+    except EngineError as e:
+        raise BadRecord(f"Unreadable schedule in the record: {e.message}", e.extra) from None
 
 
 def validate_record(record: object) -> list[RecordError]:

@@ -9,6 +9,13 @@ OpenSpiel-like: randomness is an input (the seed), and every game replays from i
 (1, 13, 3, 'bidding', 0)
 >>> g.apply(PASS, seat=0); g.move_count
 1
+
+A short game plays a run of the schedule's deals (``backalley_engine.schedule``), each
+dealt as in a whole game:
+
+>>> s = GameState.new("00" * 32, schedule=Schedule(11, 15))
+>>> s.deal_number, s.hand_size, s.dealer, s.schedule
+(11, 3, 1, Schedule(first=11, last=15))
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from backalley_engine.constants import (
 from backalley_engine.deal import DONE, DealCore, DealState
 from backalley_engine.errors import ActionParseError, GameOver, NotYourTurn
 from backalley_engine.events import deal_end_events, deal_start_events, play_events
+from backalley_engine.schedule import WHOLE_GAME, Schedule
 from backalley_engine.shuffle import (
     HmacKey,
     JokerSwap,
@@ -71,10 +79,15 @@ class DealInfo:
 
 
 class GameState(DealCore):
-    """A Back Alley game. ``seat_to_act`` is None once the game is finished."""
+    """A Back Alley game. ``seat_to_act`` is None once the game is finished.
+
+    ``schedule``: the deals it plays, all 25 or a run of them (a short game); part of the
+    game's rules, carried by a replay, a checkpoint and a record.
+    """
 
     __slots__ = (
         "seed",
+        "schedule",
         "commitment",
         "first_dealer",
         "deal_number",
@@ -93,9 +106,10 @@ class GameState(DealCore):
     attempt: int
     swap: JokerSwap | None
 
-    def __init__(self, seed_hex: str | None = None) -> None:
+    def __init__(self, seed_hex: str | None = None, *, schedule: Schedule | None = None) -> None:
         """A new game of ``seed_hex`` at its first deal; without a seed, an empty shell that
         ``clone`` and ``resume`` fill."""
+        self.schedule = WHOLE_GAME if schedule is None else schedule
         if seed_hex is None:
             return
         self._key = HmacKey(check_seed(seed_hex))
@@ -107,26 +121,35 @@ class GameState(DealCore):
         self.totals: tuple[int, int] = (0, 0)
         self.outcome: Outcome | None = None
         self._scored = 0  # deals scored so far (played or passed out)
-        self._start_deal(1, 0, self.first_dealer)
+        first = self.schedule.first
+        self._start_deal(first, 0, self.schedule.first_deal_dealer(first_dealer=self.first_dealer))
 
     @classmethod
-    def new(cls, seed_hex: str, events: list[dict[str, Any]] | None = None) -> GameState:
+    def new(
+        cls,
+        seed_hex: str,
+        events: list[dict[str, Any]] | None = None,
+        *,
+        schedule: Schedule | None = None,
+    ) -> GameState:
         """A new game with its first deal dealt; ``events`` receives the opening events."""
-        g = cls(seed_hex)
+        g = cls(seed_hex, schedule=schedule)
         if events is not None:
             events.extend(deal_start_events(g))
         return g
 
     @classmethod
-    def replay(cls, seed_hex: str, actions: Iterable[int]) -> GameState:
+    def replay(
+        cls, seed_hex: str, actions: Iterable[int], *, schedule: Schedule | None = None
+    ) -> GameState:
         """The game after ``actions`` (validated one by one) from a new game of ``seed_hex``."""
-        g = cls(seed_hex)
+        g = cls(seed_hex, schedule=schedule)
         for a in actions:
             g.apply(a)
         return g
 
     def clone(self) -> GameState:
-        c = GameState()
+        c = GameState(schedule=self.schedule)
         self._copy_deal_into(c)
         c.seed = self.seed
         c.commitment = self.commitment
@@ -227,7 +250,7 @@ class GameState(DealCore):
         self.deals.append(info)
         if events is not None:
             events.extend(deal_end_events(info))
-        if self._scored == NUM_DEALS:
+        if self._scored == self.schedule.count:
             t = self.totals
             self.outcome = Outcome(t, None if t[0] == t[1] else (0 if t[0] > t[1] else 1))
             self.seat_to_act = None
@@ -295,7 +318,8 @@ class GameState(DealCore):
 
     def __repr__(self) -> str:
         return (
-            f"<GameState deal {self.deal_number}.{self.attempt} {self.phase} "
+            f"<GameState{'' if self.schedule.is_whole_game else ' deals ' + str(self.schedule)} "
+            f"deal {self.deal_number}.{self.attempt} {self.phase} "
             f"to_act={self.seat_to_act} moves={self.move_count} totals={self.totals}>"
         )
 

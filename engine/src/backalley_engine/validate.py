@@ -4,7 +4,8 @@ error with the deal, the trick and the card or bid at fault.
 It checks the format and version; that each deal's cards follow from the seed (when the
 record has one); that every bid and card was legal when made; trick leaders and winners;
 tricks won, deal scores and running totals; the number of deals, voids and pass-outs; and
-the result. Without a seed, a hidden hand is known from the cards its seat played, which is
+the result. A short game's record (``"schedule": {"first": f, "last": l}``) plays deals f to
+l of the schedule, the first dealt by seat ``first_dealer + f - 1``. Without a seed, a hidden hand is known from the cards its seat played, which is
 the whole hand once the deal is played out; a rule is reported broken only when the cards
 known prove it.
 """
@@ -19,13 +20,13 @@ from backalley_engine.cards import BB, LB, card_str
 from backalley_engine.constants import (
     DEAL_STATUSES,
     MAX_ATTEMPTS,
-    NUM_DEALS,
     RECORD_FORMAT,
     RECORD_VERSION,
 )
 from backalley_engine.deal import PLAYING, DealState, bidder
-from backalley_engine.errors import EngineError
+from backalley_engine.errors import BadSchedule, EngineError
 from backalley_engine.events import trump_str
+from backalley_engine.schedule import Schedule
 from backalley_engine.shuffle import deal_cards, first_dealer, hand_size_of
 from backalley_engine.validate_play import PlayChecker, RecordError, _Fail, _is_int
 
@@ -90,6 +91,10 @@ class _Validator(PlayChecker):
             self.fail(
                 f"first_dealer {fd} does not follow from the seed ({first_dealer(self.seed)})."
             )
+        try:
+            schedule = Schedule.from_json(rec.get("schedule"))
+        except BadSchedule as e:
+            self.fail(f"schedule: {e.message}")
         deals = rec.get("deals")
         if not isinstance(deals, list) or not deals:
             self.fail("deals must be a non-empty list (a game always has its first deal).")
@@ -98,11 +103,16 @@ class _Validator(PlayChecker):
         if result is not None and not isinstance(result, dict):
             self.fail("result must be an object or null.")
 
-        number, attempt, dealer, totals, scored = 1, 0, fd, (0, 0), 0
+        count = schedule.count
+        number, attempt, totals, scored = schedule.first, 0, (0, 0), 0
+        dealer = schedule.first_deal_dealer(first_dealer=fd)
         for i, deal in enumerate(deals):
             self.index, self.number, self.attempt, self.trick = i, number, attempt, None
-            if scored == NUM_DEALS:
-                self.fail("A deal is listed after the 25th scored deal: the game was over.")
+            if scored == count:
+                self.fail(
+                    f"A deal is listed after the last scored deal ({count} of {count}): "
+                    "the game was over."
+                )
             status, score = self.check_deal(
                 deal, number, attempt, dealer, totals, i == len(deals) - 1
             )
@@ -114,16 +124,16 @@ class _Validator(PlayChecker):
                 scored += 1
                 number, attempt = number + 1, 0
         self.index = self.number = self.attempt = self.trick = None
-        finished = scored == NUM_DEALS
+        finished = scored == count
         if result is None:
             if finished:
-                self.fail("The game is over (25 scored deals) but result is null.")
+                self.fail(f"The game is over ({count} scored deals) but result is null.")
             if self.seed is not None:
                 self.fail("The seed is revealed but the game is not over.")
             return
         assert isinstance(result, dict)
         if not finished:
-            self.fail(f"result is given but only {scored} of 25 deals were scored.")
+            self.fail(f"result is given but only {scored} of {count} deals were scored.")
         rt = _pair(result.get("totals"))
         if rt is None:
             self.fail("result.totals must be two integers.")

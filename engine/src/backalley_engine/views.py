@@ -40,6 +40,7 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
         "commitment": game.commitment,
         "seed": game.seed if finished else None,
         "first_dealer": game.first_dealer,
+        "schedule": game.schedule.to_json(),
         "move_count": game.move_count,
         "deal_number": info.number,
         "attempt": info.attempt,
