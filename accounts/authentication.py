@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -27,24 +28,24 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             return None
         if len(header) != 2:
             raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: use 'Bearer <token>'.", code="invalid_token"
+                _("Malformed Authorization header: use 'Bearer <token>'."), code="invalid_token"
             )
         try:
             secret = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(
-                "The token contains invalid characters.", code="invalid_token"
+                _("The token contains invalid characters."), code="invalid_token"
             ) from None
         token = token_find(secret) if secret.startswith(TOKEN_PREFIX) else None
         if token is None:
-            raise exceptions.AuthenticationFailed("Unknown API token.", code="invalid_token")
+            raise exceptions.AuthenticationFailed(_("Unknown API token."), code="invalid_token")
         if token.revoked_at is not None or (token.bot is not None and token.bot.retired_at):
             raise exceptions.AuthenticationFailed(
-                "This API token has been revoked.", code="token_revoked"
+                _("This API token has been revoked."), code="token_revoked"
             )
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(
-                "The account of this token is disabled.", code="user_inactive"
+                _("The account of this token is disabled."), code="user_inactive"
             )
         token_touch(token)
         return token.user, token

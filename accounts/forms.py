@@ -8,8 +8,9 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
-from accounts.models import NAME_HELP, Scope
+from accounts.models import Scope
 from accounts.services import player_create, player_name_check
 from backalley_site.errors import DomainError
 
@@ -18,9 +19,11 @@ class SignUpForm(UserCreationForm[User]):
     """UserCreationForm plus the public player name, created together or not at all."""
 
     name = forms.CharField(
-        label="Player name",
+        label=gettext_lazy("Player name"),
         max_length=30,
-        help_text=f"Your public name at the tables: {NAME_HELP}",
+        help_text=gettext_lazy(
+            "Your public name at the tables: 3 to 30 letters, digits, '_' or '-'."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -46,7 +49,11 @@ class SignUpForm(UserCreationForm[User]):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text="To recognise it later, e.g. 'laptop'.")
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=100,
+        help_text=gettext_lazy("To recognise it later, e.g. 'laptop'."),
+    )
     scopes = forms.MultipleChoiceField(
         choices=Scope.choices,
         widget=forms.CheckboxSelectMultiple,

@@ -6,12 +6,15 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
 NAME_PATTERN = r"^[A-Za-z0-9_-]{3,30}$"
-NAME_HELP = "3 to 30 letters, digits, '_' or '-'."
+NAME_HELP = gettext_lazy("3 to 30 letters, digits, '_' or '-'.")
 
 validate_player_name = RegexValidator(
-    regex=NAME_PATTERN, message=f"A player name is {NAME_HELP}", code="invalid_name"
+    regex=NAME_PATTERN,
+    message=gettext_lazy("A player name is 3 to 30 letters, digits, '_' or '-'."),
+    code="invalid_name",
 )
 
 
@@ -82,9 +85,9 @@ class Player(models.Model):
 class Scope(models.TextChoices):
     """What a personal API token may do."""
 
-    READ = "read", "Read games, records and standings"
-    PLAY = "play", "Make moves and manage games as the token's owner"
-    BOT = "bot", "Register bots and play the seats of the owner's bots"
+    READ = "read", gettext_lazy("Read games, records and standings")
+    PLAY = "play", gettext_lazy("Make moves and manage games as the token's owner")
+    BOT = "bot", gettext_lazy("Register bots and play the seats of the owner's bots")
 
 
 ALL_SCOPES: frozenset[str] = frozenset(Scope.values)

@@ -36,6 +36,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -121,18 +123,19 @@ def check_need(request: Request, need: Need) -> bool:
         return True  # the site session holds every scope
     if need.session_only:
         raise insufficient_scope(
-            "This needs the site's logged-in session, not an API token.", required="session"
+            _("This needs the site's logged-in session, not an API token."), required="session"
         )
     if token.bot_id is not None and not need.one_bot_token:
         raise insufficient_scope(
-            "A token that acts for one bot cannot do this; use your own token.",
+            _("A token that acts for one bot cannot do this; use your own token."),
             required=sorted(need.any_of),
             granted=sorted(token.scopes),
         )
     held = frozenset(token.scopes)
     if not held & need.any_of:
         raise insufficient_scope(
-            f"This token needs the {' or '.join(repr(s) for s in sorted(need.any_of))} scope.",
+            _("This token needs the %(value)s scope.")
+            % {"value": " or ".join(repr(s) for s in sorted(need.any_of))},
             required=sorted(need.any_of),
             granted=sorted(held),
         )
@@ -147,7 +150,7 @@ class DeclaredScopes(BasePermission):
         if need is None:
             raise DomainError(
                 "not_declared",
-                "This endpoint declares no scope and is closed.",
+                _("This endpoint declares no scope and is closed."),
                 http_status=403,
             )
         return check_need(request, need)
@@ -178,8 +181,12 @@ def HasScope(*scopes: str) -> type[BasePermission]:  # noqa: N802 - reads like a
             missing = [s for s in scopes if s not in held]
             if missing:
                 raise insufficient_scope(
-                    f"This token lacks the {' and '.join(repr(s) for s in missing)} scope"
-                    f"{'s' if len(missing) > 1 else ''}.",
+                    ngettext(
+                        "This token lacks the %(scopes)s scope.",
+                        "This token lacks the %(scopes)s scopes.",
+                        len(missing),
+                    )
+                    % {"scopes": ", ".join(repr(s) for s in missing)},
                     required=list(scopes),
                     granted=sorted(held),
                 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import Player
 from backalley_site.errors import NotFoundError
 
@@ -12,5 +14,5 @@ def player_get_by_name(name: str) -> Player:
         return Player.objects.get(name__iexact=name.strip())
     except Player.DoesNotExist:
         raise NotFoundError(
-            message=f"No player is called {name!r}.", extra={"name": name}
+            message=_("No player is called %(name)s.") % {"name": repr(name)}, extra={"name": name}
         ) from None

@@ -6,8 +6,9 @@ import re
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
-from accounts.models import NAME_HELP, NAME_PATTERN, Player
+from accounts.models import NAME_PATTERN, Player
 from backalley_site.errors import DomainError
 
 
@@ -25,10 +26,14 @@ def player_name_check(name: str) -> str:
     """Return ``name`` stripped if it is well-formed and free; raise a typed error if not."""
     name = (name or "").strip()
     if not re.fullmatch(NAME_PATTERN, name):
-        raise PlayerNameError(message=f"A player name is {NAME_HELP}", extra={"name": name})
+        raise PlayerNameError(
+            message=_("A player name is 3 to 30 letters, digits, '_' or '-'."),
+            extra={"name": name},
+        )
     if Player.objects.filter(name__iexact=name).exists():
         raise PlayerNameTakenError(
-            message=f"The name {name!r} is already taken.", extra={"name": name}
+            message=_("The name %(name)s is already taken.") % {"name": repr(name)},
+            extra={"name": name},
         )
     return name
 
@@ -43,7 +48,8 @@ def _create(**fields: object) -> Player:
     except IntegrityError as exc:
         if Player.objects.filter(name__iexact=name).exists():
             raise PlayerNameTakenError(
-                message=f"The name {name!r} is already taken.", extra={"name": name}
+                message=_("The name %(name)s is already taken.") % {"name": repr(name)},
+                extra={"name": name},
             ) from exc
         raise
 
@@ -51,7 +57,7 @@ def _create(**fields: object) -> Player:
 def player_create(*, user: User, name: str) -> Player:
     """Create the Player of a person with a chosen public name."""
     if Player.objects.filter(user=user).exists():
-        raise DomainError("player_exists", "This account already has a player.", http_status=409)
+        raise DomainError("player_exists", _("This account already has a player."), http_status=409)
     return _create(name=name, user=user, is_bot=False)
 
 
@@ -68,7 +74,7 @@ def _name_from_username(username: str) -> str:
 def player_for_user(user: User | AnonymousUser) -> Player:
     """The person's Player, created on first use with a name derived from the username."""
     if not user.is_authenticated:
-        raise DomainError("not_authenticated", "Log in first.", http_status=401)
+        raise DomainError("not_authenticated", _("Log in first."), http_status=401)
     try:
         return Player.objects.get(user=user)
     except Player.DoesNotExist:
@@ -85,7 +91,7 @@ def player_for_user(user: User | AnonymousUser) -> Player:
                 return Player.objects.get(user=user)
             raise
     raise DomainError(
-        "name_taken", "Could not find a free player name; choose one.", http_status=409
+        "name_taken", _("Could not find a free player name; choose one."), http_status=409
     )
 
 
@@ -105,7 +111,7 @@ def account_signup(*, username: str, password: str, name: str) -> Player:
     try:
         user_model._meta.get_field("username").run_validators(username)
         if not username:
-            raise ValidationError("A username is required.")
+            raise ValidationError(_("A username is required."))
     except ValidationError as exc:
         fields["username"] = list(exc.messages)
     try:
@@ -115,10 +121,17 @@ def account_signup(*, username: str, password: str, name: str) -> Player:
     if fields:
         first = next(iter(fields.items()))
         raise DomainError(
-            "invalid", f"Invalid input: {first[0]}: {first[1][0]}", extra={"fields": fields}
+            "invalid",
+            _("Invalid input: %(field)s: %(problem)s")
+            % {"field": first[0], "problem": first[1][0]},
+            extra={"fields": fields},
         )
     if user_model.objects.filter(username__iexact=username).exists():
-        raise DomainError("username_taken", f"The username {username!r} is taken.", http_status=409)
+        raise DomainError(
+            "username_taken",
+            _("The username %(username)s is taken.") % {"username": repr(username)},
+            http_status=409,
+        )
     name = player_name_check(name)
     try:
         with transaction.atomic():
@@ -127,5 +140,7 @@ def account_signup(*, username: str, password: str, name: str) -> Player:
     except IntegrityError as exc:
         # Lost a race with another sign-up for the same username.
         raise DomainError(
-            "username_taken", f"The username {username!r} is taken.", http_status=409
+            "username_taken",
+            _("The username %(username)s is taken.") % {"username": repr(username)},
+            http_status=409,
         ) from exc

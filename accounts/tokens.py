@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.credentials import credentials_changed_after_commit
 from accounts.models import ALL_SCOPES, ApiToken, Player
@@ -40,7 +41,8 @@ def _check_scopes(scopes: Iterable[str]) -> list[str]:
     if unknown or not scopes:
         raise DomainError(
             "invalid_scopes",
-            f"Scopes must be a non-empty subset of {', '.join(sorted(ALL_SCOPES))}.",
+            _("Scopes must be a non-empty subset of %(value)s.")
+            % {"value": ", ".join(sorted(ALL_SCOPES))},
             extra={"unknown": unknown, "allowed": sorted(ALL_SCOPES)},
         )
     return sorted(set(scopes))
@@ -52,17 +54,17 @@ def token_create(
     """Make a token for ``user``; return it and its secret, which is never available again."""
     name = (name or "").strip()
     if not name or len(name) > 100:
-        raise DomainError("invalid_name", "A token name is 1 to 100 characters.")
+        raise DomainError("invalid_name", _("A token name is 1 to 100 characters."))
     clean = _check_scopes(scopes)
     if bot is not None:
         if not bot.is_bot or bot.owner_id != user.pk:
             raise DomainError(
-                "not_your_bot", "You can only make tokens for your own bots.", http_status=403
+                "not_your_bot", _("You can only make tokens for your own bots."), http_status=403
             )
         if "bot" not in clean:
             raise DomainError(
                 "invalid_scopes",
-                "A token for a bot needs the 'bot' scope.",
+                _("A token for a bot needs the 'bot' scope."),
                 extra={"scopes": clean},
             )
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -73,7 +75,8 @@ def token_create(
         if active >= MAX_ACTIVE_TOKENS:
             raise DomainError(
                 "too_many_tokens",
-                f"You already have {MAX_ACTIVE_TOKENS} active tokens; revoke one first.",
+                _("You already have %(max_active_tokens)s active tokens; revoke one first.")
+                % {"max_active_tokens": MAX_ACTIVE_TOKENS},
                 http_status=409,
                 extra={"limit": MAX_ACTIVE_TOKENS},
             )
@@ -93,7 +96,7 @@ def token_revoke(*, user: User, token_id: int) -> ApiToken:
     token = ApiToken.objects.filter(user=user, pk=token_id).first()
     if token is None:
         # Someone else's token is "not found" too: ids of other users' tokens stay private.
-        raise NotFoundError(message="You have no token with this id.", extra={"id": token_id})
+        raise NotFoundError(message=_("You have no token with this id."), extra={"id": token_id})
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(

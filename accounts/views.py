@@ -71,7 +71,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                _, secret = token_create(
+                _token, secret = token_create(
                     user=signed_in_user(request),
                     name=form.cleaned_data["name"],
                     scopes=form.cleaned_data["scopes"],

@@ -32,6 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from backalley_site.errors import DomainError, error_body
+from games.messages import error_message
 
 # DRF's default codes, renamed where ours are clearer to clients.
 _CODE_RENAMES = {"parse_error": "malformed_json"}
@@ -169,7 +170,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if _is_domain_like(exc):
         set_rollback()
         extra = getattr(exc, "extra", None) or {}
-        body = error_body(exc.code, str(exc.message), extra)  # type: ignore[attr-defined]
+        # An engine error's English message retold in the request's language (a domain
+        # error's was translated where it was raised); the code never changes.
+        body = error_body(exc.code, error_message(exc), extra)  # type: ignore[attr-defined]
         headers = {"Retry-After": str(extra["retry_after"])} if "retry_after" in extra else None
         return Response(body, status=status_for(exc), headers=headers)
     if isinstance(exc, Http404):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -26,19 +27,22 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+            raise ParseError(_("JSON parse error - the document is nested too deeply.")) from None
         except LookupError:  # an unknown charset in the Content-Type
-            raise ParseError("JSON parse error - unknown character set.") from None
+            raise ParseError(_("JSON parse error - unknown character set.")) from None
         _check(data, 0)
         return data
 
 
 def _check(value: Any, depth: int) -> None:
     if depth > MAX_DEPTH:
-        raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels.")
+        raise ParseError(
+            _("JSON parse error - nested deeper than %(max_depth)s levels.")
+            % {"max_depth": MAX_DEPTH}
+        )
     if isinstance(value, str):
         if _UNSTORABLE.search(value):
-            raise ParseError("JSON parse error - text holds a NUL or an unpaired surrogate.")
+            raise ParseError(_("JSON parse error - text holds a NUL or an unpaired surrogate."))
     elif isinstance(value, dict):
         for key, item in value.items():
             _check(key, depth + 1)

@@ -116,6 +116,8 @@ TEMPLATES = [
                 "backalley_site.languages.languages",  # the switcher and hreflang links
                 "bots.views.house_bots",  # the one-click form against house bots
             ],
+            # Dates and times in the active language: |when, |day, |from_now.
+            "builtins": ["backalley_site.timewords"],
         },
     },
 ]
@@ -167,6 +169,8 @@ LANGUAGES = [
     ("gu", "ગુજરાતી"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's own date formats per language (backalley_site/formats/<lang>/formats.py).
+FORMAT_MODULE_PATH = ["backalley_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

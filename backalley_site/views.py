@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 
 from backalley_site.errors import error_body
@@ -16,8 +18,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules of Back Alley for players, in plain words with examples."""
-    return render(request, "rules.html")
+    """The rules of Back Alley for players, in plain words with examples, in the page's
+    language: one page per language (templates/rules/<code>.html), each checked rule by
+    rule against docs/rules.md; English where a language has none."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return render(request, [f"rules/{language}.html", "rules/en.html"])
 
 
 @never_cache

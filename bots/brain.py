@@ -12,6 +12,8 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from backalley_site.errors import DomainError
 from bots import strategies
 
@@ -33,13 +35,14 @@ def validate(strategy: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
     known = available_strategies()
     if strategy not in known:
         raise StrategyError(
-            message=f"Unknown strategy {strategy!r}; choose one of {', '.join(sorted(known))}.",
+            message=_("Unknown strategy %(strategy)s; choose one of %(value)s.")
+            % {"strategy": repr(strategy), "value": ", ".join(sorted(known))},
             extra={"strategy": strategy, "available": sorted(known)},
         )
     if params is None:
         params = {}
     if not isinstance(params, Mapping):
-        raise DomainError("bad_params", "The params are a JSON object.", extra={})
+        raise DomainError("bad_params", _("The params are a JSON object."), extra={})
     try:
         return strategies.validate_params(strategy, dict(params))
     except (ValueError, TypeError) as exc:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_site.errors import DomainError
@@ -68,7 +69,7 @@ def house_bots_ensure() -> list[Player]:
     User = get_user_model()
     made: list[Player] = []
     with transaction.atomic():
-        owner, _ = User.objects.get_or_create(
+        owner, _unused = User.objects.get_or_create(
             username=HOUSE_USER, defaults={"password": make_password(None), "is_active": False}
         )
         for name, strategy, description in HOUSE_BOTS:
@@ -97,7 +98,7 @@ def house_players(*, strength: str, count: int = 3) -> list[Player]:
     """``count`` distinct house bots of ``strength`` (easy, medium or hard)."""
     if strength not in STRENGTHS:
         raise UnknownStrength(
-            message=f"A bots' strength is one of {', '.join(STRENGTHS)}.",
+            message=_("A bots' strength is one of %(value)s.") % {"value": ", ".join(STRENGTHS)},
             extra={"strength": strength, "choices": list(STRENGTHS)},
         )
     strategy = STRENGTHS[strength].strategy
@@ -108,7 +109,8 @@ def house_players(*, strength: str, count: int = 3) -> list[Player]:
     )
     if len(players) < count:
         raise HouseBotsMissing(
-            message=f"The club has too few {strength} house bots to fill a table.",
+            message=_("The club has too few %(strength)s house bots to fill a table.")
+            % {"strength": strength},
             extra={"strength": strength, "found": len(players)},
         )
     return players

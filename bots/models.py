@@ -13,18 +13,19 @@ requests; rotating the secret means drawing a new nonce.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class BotKind(models.TextChoices):
-    HOSTED = "hosted", "Hosted strategy"
-    WEBHOOK = "webhook", "Webhook"
-    API = "api", "Plays through the API"
+    HOSTED = "hosted", gettext_lazy("Hosted strategy")
+    WEBHOOK = "webhook", gettext_lazy("Webhook")
+    API = "api", gettext_lazy("Plays through the API")
 
 
 class BotStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    SUSPENDED = "suspended", "Suspended after repeated faults"
-    DISABLED = "disabled", "Disabled by its owner"
+    ACTIVE = "active", gettext_lazy("Active")
+    SUSPENDED = "suspended", gettext_lazy("Suspended after repeated faults")
+    DISABLED = "disabled", gettext_lazy("Disabled by its owner")
 
 
 class Bot(models.Model):
@@ -71,12 +72,12 @@ class Bot(models.Model):
 
 
 class FaultKind(models.TextChoices):
-    TIMEOUT = "timeout", "No answer before the deadline"
-    UNREACHABLE = "unreachable", "Could not connect"
-    HTTP_STATUS = "http_status", "Answered with a non-2xx status"
-    MALFORMED = "malformed", "Answer was not a valid action"
-    ILLEGAL = "illegal", "Answered an illegal action"
-    REFUSED_URL = "refused_url", "URL points at a refused address"
+    TIMEOUT = "timeout", gettext_lazy("No answer before the deadline")
+    UNREACHABLE = "unreachable", gettext_lazy("Could not connect")
+    HTTP_STATUS = "http_status", gettext_lazy("Answered with a non-2xx status")
+    MALFORMED = "malformed", gettext_lazy("Answer was not a valid action")
+    ILLEGAL = "illegal", gettext_lazy("Answered an illegal action")
+    REFUSED_URL = "refused_url", gettext_lazy("URL points at a refused address")
 
 
 class BotFault(models.Model):

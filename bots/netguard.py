@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from backalley_site.errors import DomainError
 
@@ -121,17 +122,17 @@ def check_url(url: str, *, allow_private: bool | None = None) -> CheckedUrl:
         parts = urlsplit(url or "")
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as exc:
-        raise WebhookUrlError(message="The URL's port is not valid.", extra={}) from exc
+        raise WebhookUrlError(message=_("The URL's port is not valid."), extra={}) from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookUrlError(
-            message="A webhook URL is an absolute https:// URL.", extra={"url": url}
+            message=_("A webhook URL is an absolute https:// URL."), extra={"url": url}
         )
     if parts.scheme != "https" and not allow_private:
         raise WebhookUrlError(
-            message="A webhook URL must use https://: turns carry a bot's hand.", extra={}
+            message=_("A webhook URL must use https://: turns carry a bot's hand."), extra={}
         )
     if parts.username or parts.password:
-        raise WebhookUrlError(message="A webhook URL may not carry credentials.", extra={})
+        raise WebhookUrlError(message=_("A webhook URL may not carry credentials."), extra={})
     host = parts.hostname
     addresses = resolve(host, port)
     if not addresses:

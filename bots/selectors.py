@@ -7,6 +7,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.db.models import F, QuerySet
+from django.utils.translation import gettext as _
 
 from backalley_site.errors import NotFoundError
 from bots.models import Bot, BotFault, BotKind
@@ -28,7 +29,8 @@ def bot_of(owner: Any, name: str) -> Bot:
         return bots_of(owner).get(player__name__iexact=name)
     except Bot.DoesNotExist:
         raise NotFoundError(
-            message=f"You have no bot called {name!r}.", extra={"name": name}
+            message=_("You have no bot called %(name)s.") % {"name": repr(name)},
+            extra={"name": name},
         ) from None
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.credentials import credentials_changed_after_commit
 from accounts.services import bot_player_create, player_name_check
@@ -64,8 +65,9 @@ def _checked_ping(url: str, secret: str) -> str:
         # would let anyone use registration to learn which hosts and ports answer.
         raise WebhookPingFailed(
             message=(
-                "The webhook did not answer the signed verification ping with its challenge "
-                "in time. See docs/bots.md for what a bot must answer."
+                _(
+                    "The webhook did not answer the signed verification ping with its challenge in time. See docs/bots.md for what a bot must answer."
+                )
             ),
             extra={},
         ) from exc
@@ -75,20 +77,23 @@ def _checked_ping(url: str, secret: str) -> str:
 def _check_fields(kind: str, strategy: str, params: Any, webhook_url: str) -> dict[str, Any]:
     if kind not in BotKind.values:
         raise BotFieldError(
-            message=f"A bot's kind is one of {', '.join(BotKind.values)}.", extra={"kind": kind}
+            message=_("A bot's kind is one of %(value)s.") % {"value": ", ".join(BotKind.values)},
+            extra={"kind": kind},
         )
     if kind == BotKind.HOSTED:
         if webhook_url:
-            raise BotFieldError(message="A hosted bot has no webhook_url.", extra={})
+            raise BotFieldError(message=_("A hosted bot has no webhook_url."), extra={})
         return {"strategy": strategy, "params": brain.validate(strategy, params)}
     if strategy or params:
-        raise BotFieldError(message=f"A {kind} bot has no strategy or params.", extra={})
+        raise BotFieldError(
+            message=_("A %(kind)s bot has no strategy or params.") % {"kind": kind}, extra={}
+        )
     if kind == BotKind.WEBHOOK:
         if not webhook_url:
-            raise BotFieldError(message="A webhook bot needs a webhook_url.", extra={})
+            raise BotFieldError(message=_("A webhook bot needs a webhook_url."), extra={})
         return {"webhook_url": webhook_url}
     if webhook_url:
-        raise BotFieldError(message="An api bot has no webhook_url.", extra={})
+        raise BotFieldError(message=_("An api bot has no webhook_url."), extra={})
     return {}
 
 
@@ -140,19 +145,24 @@ def bot_update(
         changes["description"] = description
     if strategy is not None or params is not None:
         if bot.kind != BotKind.HOSTED:
-            raise BotFieldError(message=f"A {bot.kind} bot has no strategy or params.", extra={})
+            raise BotFieldError(
+                message=_("A %(kind)s bot has no strategy or params.") % {"kind": bot.kind},
+                extra={},
+            )
         new_strategy = strategy if strategy is not None else bot.strategy
         new_params = params if params is not None else (bot.params if strategy is None else {})
         changes["strategy"] = new_strategy
         changes["params"] = brain.validate(new_strategy, new_params)
     if webhook_url is not None and webhook_url != bot.webhook_url:
         if bot.kind != BotKind.WEBHOOK:
-            raise BotFieldError(message=f"A {bot.kind} bot has no webhook_url.", extra={})
+            raise BotFieldError(
+                message=_("A %(kind)s bot has no webhook_url.") % {"kind": bot.kind}, extra={}
+            )
         changes["webhook_url"] = _checked_ping(webhook_url, bot_secret(bot))
     if status is not None and status != bot.status:
         if status not in (BotStatus.ACTIVE, BotStatus.DISABLED):
             raise BotFieldError(
-                message="The owner may set a bot's status to 'active' or 'disabled'.",
+                message=_("The owner may set a bot's status to 'active' or 'disabled'."),
                 extra={"status": status},
             )
         changes["status"] = status
@@ -183,7 +193,8 @@ def _set_invitation_rule(bot: Bot, accept_from: str | None, names: list[str] | N
         player = Player.objects.filter(name__iexact=name.strip()).first()
         if player is None:
             raise UnknownPlayer(
-                message=f"There is no player called {name!r}.", extra={"name": name}
+                message=_("There is no player called %(name)s.") % {"name": repr(name)},
+                extra={"name": name},
             )
         listed.append(player)
     invitation_rule_set(player=bot.player, accept_from=accept_from, listed=listed)
@@ -199,10 +210,13 @@ def bot_rotate_secret(*, bot: Bot, keep_previous: timedelta = timedelta(0)) -> t
     ``MAX_KEEP_PREVIOUS``), so the running bot keeps verifying until it has the new one.
     Rotating again ends an earlier grace: only the secret just replaced is kept."""
     if bot.kind != BotKind.WEBHOOK:
-        raise BotFieldError(message="Only webhook bots have a secret.", extra={})
+        raise BotFieldError(message=_("Only webhook bots have a secret."), extra={})
     if not timedelta(0) <= keep_previous <= MAX_KEEP_PREVIOUS:
         hours = MAX_KEEP_PREVIOUS.total_seconds() / 3600
-        raise BotFieldError(message=f"keep_previous_hours is 0 to {hours:g}.", extra={"max": hours})
+        raise BotFieldError(
+            message=_("keep_previous_hours is 0 to %(hours)s.") % {"hours": format(hours, "g")},
+            extra={"max": hours},
+        )
     now = timezone.now()
     with transaction.atomic():
         current = Bot.objects.select_for_update().values_list("secret_nonce", flat=True)

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 import certifi
 import httpx
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from backalley_engine.actions import action_from_json, action_str, parse_action
 from backalley_engine.errors import EngineError
@@ -100,12 +101,19 @@ def post_signed(
             _exchange(pinned_url, headers, body, extensions, timeout_s), timeout_s
         )
     except (TimeoutError, httpx.TimeoutException) as exc:
-        raise WebhookFault(FaultKind.TIMEOUT, f"No answer within {timeout_s:g} s.") from exc
+        raise WebhookFault(
+            FaultKind.TIMEOUT,
+            _("No answer within %(timeout_s)s s.") % {"timeout_s": format(timeout_s, "g")},
+        ) from exc
     except httpx.HTTPError as exc:
-        raise WebhookFault(FaultKind.UNREACHABLE, f"{type(exc).__name__}: {exc}") from exc
+        raise WebhookFault(
+            FaultKind.UNREACHABLE, _("%(name)s: %(exc)s") % {"name": type(exc).__name__, "exc": exc}
+        ) from exc
     elapsed = time.monotonic() - started
     if not 200 <= status < 300:
-        raise WebhookFault(FaultKind.HTTP_STATUS, f"Answered HTTP {status}.")
+        raise WebhookFault(
+            FaultKind.HTTP_STATUS, _("Answered HTTP %(status)s.") % {"status": status}
+        )
     return WebhookReply(body=read_answer(raw), elapsed_s=elapsed)
 
 
@@ -131,7 +139,9 @@ async def _exchange(
             raw += chunk
             if len(raw) > MAX_ANSWER_BYTES:
                 raise WebhookFault(
-                    FaultKind.MALFORMED, f"The answer is larger than {MAX_ANSWER_BYTES} bytes."
+                    FaultKind.MALFORMED,
+                    _("The answer is larger than %(max_answer_bytes)s bytes.")
+                    % {"max_answer_bytes": MAX_ANSWER_BYTES},
                 )
         return resp.status_code, bytes(raw)
 
@@ -160,16 +170,16 @@ def read_answer(raw: bytes) -> dict[str, Any]:
     try:
         answer = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise WebhookFault(FaultKind.MALFORMED, "The answer is not JSON (UTF-8).") from exc
+        raise WebhookFault(FaultKind.MALFORMED, _("The answer is not JSON (UTF-8).")) from exc
     if not isinstance(answer, dict):
-        raise WebhookFault(FaultKind.MALFORMED, "The answer is not a JSON object.")
+        raise WebhookFault(FaultKind.MALFORMED, _("The answer is not a JSON object."))
     return answer
 
 
 def parse_answer(answer: dict[str, Any], legal: Iterable[int]) -> int:
     """The action in ``{"action": "AS"}`` (or ``{"action": {"card": "AS"}}``), if legal."""
     if "action" not in answer:
-        raise WebhookFault(FaultKind.MALFORMED, 'The answer has no "action".')
+        raise WebhookFault(FaultKind.MALFORMED, _('The answer has no "action".'))
     value = answer["action"]
     try:
         if isinstance(value, str):
@@ -177,16 +187,21 @@ def parse_answer(answer: dict[str, Any], legal: Iterable[int]) -> int:
         elif isinstance(value, dict):
             action = action_from_json(value)
         else:
-            raise WebhookFault(FaultKind.MALFORMED, 'The "action" is neither text nor an object.')
+            raise WebhookFault(
+                FaultKind.MALFORMED, _('The "action" is neither text nor an object.')
+            )
     except (EngineError, TypeError, ValueError) as exc:
         reason = exc.message if isinstance(exc, EngineError) else "unreadable"
-        raise WebhookFault(FaultKind.MALFORMED, f"Not an action: {reason}") from exc
+        raise WebhookFault(
+            FaultKind.MALFORMED, _("Not an action: %(reason)s") % {"reason": reason}
+        ) from exc
     legal_set = set(legal)
     if action not in legal_set:
         raise WebhookFault(
             FaultKind.ILLEGAL,
             # Only the bot's own answer is named: a fault log must not reveal a hand.
-            f"{action_str(action)!r} is not a legal action at this turn.",
+            _("%(value)s is not a legal action at this turn.")
+            % {"value": repr(action_str(action))},
         )
     return action
 
@@ -201,4 +216,4 @@ def ping(url: str, secret: str, *, timeout_s: float | None = None) -> None:
         timeout_s=timeout_s if timeout_s is not None else max(PING_TIMEOUT_S, turn_timeout_s()),
     )
     if reply.body.get("challenge") != challenge:
-        raise WebhookFault(FaultKind.MALFORMED, "The ping answer did not echo the challenge.")
+        raise WebhookFault(FaultKind.MALFORMED, _("The ping answer did not echo the challenge."))

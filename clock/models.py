@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 MIN_DAYS_PER_MOVE = 1
 MAX_DAYS_PER_MOVE = 14
@@ -111,10 +112,10 @@ class Vacation(models.Model):
 
 
 class NotificationKind(models.TextChoices):
-    REMINDER = "reminder", "Your time is running out"
-    DIGEST = "digest", "Daily digest"
-    TIMEOUT = "timeout", "The house bot moved for you"
-    INVITATION = "invitation", "Invitations and their answers"
+    REMINDER = "reminder", gettext_lazy("Your time is running out")
+    DIGEST = "digest", gettext_lazy("Daily digest")
+    TIMEOUT = "timeout", gettext_lazy("The house bot moved for you")
+    INVITATION = "invitation", gettext_lazy("Invitations and their answers")
 
 
 class Notification(models.Model):

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from clock.models import MAX_DAYS_PER_MOVE, MAX_RESERVE_DAYS, MIN_DAYS_PER_MOVE
 
 REMIND_AT_FRACTION = 0.8
@@ -31,11 +33,11 @@ def time_control_clean(value: Any) -> dict[str, int]:
     from games.errors import BadGameSetup
 
     if not isinstance(value, Mapping):
-        raise BadGameSetup(message="Option 'time_control' is an object or null.")
+        raise BadGameSetup(message=_("Option 'time_control' is an object or null."))
     unknown = sorted(set(value) - {"days_per_move", "reserve_days"})
     if unknown:
         raise BadGameSetup(
-            message=f"Unknown time control field(s): {', '.join(unknown)}.",
+            message=_("Unknown time control field(s): %(value)s.") % {"value": ", ".join(unknown)},
             extra={"unknown": unknown},
         )
     days = value.get("days_per_move")
@@ -46,7 +48,10 @@ def time_control_clean(value: Any) -> dict[str, int]:
         or not (MIN_DAYS_PER_MOVE <= days <= MAX_DAYS_PER_MOVE)
     ):
         raise BadGameSetup(
-            message=f"days_per_move is a whole number from {MIN_DAYS_PER_MOVE} to {MAX_DAYS_PER_MOVE}.",
+            message=_(
+                "days_per_move is a whole number from %(min_days_per_move)s to %(max_days_per_move)s."
+            )
+            % {"min_days_per_move": MIN_DAYS_PER_MOVE, "max_days_per_move": MAX_DAYS_PER_MOVE},
             extra={"days_per_move": days},
         )
     if (
@@ -55,7 +60,8 @@ def time_control_clean(value: Any) -> dict[str, int]:
         or not (0 <= reserve <= MAX_RESERVE_DAYS)
     ):
         raise BadGameSetup(
-            message=f"reserve_days is a whole number from 0 to {MAX_RESERVE_DAYS}.",
+            message=_("reserve_days is a whole number from 0 to %(max_reserve_days)s.")
+            % {"max_reserve_days": MAX_RESERVE_DAYS},
             extra={"reserve_days": reserve},
         )
     return {"days_per_move": days, "reserve_days": reserve}

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_site.errors import ConflictError, DomainError
@@ -109,13 +110,15 @@ def vacation_start(*, player: Player, now: datetime | None = None) -> Vacation:
     with transaction.atomic():
         Player.objects.select_for_update().get(pk=player.pk)  # one vacation change at a time
         if current_vacation(player) is not None:
-            raise AlreadyOnVacation(message="You are already on vacation.")
+            raise AlreadyOnVacation(message=_("You are already on vacation."))
         days = balance(player).available
         if days < 1:
             raise NoVacationDays(
                 message=(
-                    "You have no vacation days: you earn one for every "
-                    f"{DAYS_PLAYED_PER_VACATION_DAY} days on which you made a move."
+                    _(
+                        "You have no vacation days: you earn one for every %(days_played_per_vacation_day)s days on which you made a move."
+                    )
+                    % {"days_played_per_vacation_day": DAYS_PLAYED_PER_VACATION_DAY}
                 ),
                 extra={"available": 0},
             )
@@ -135,7 +138,7 @@ def vacation_stop(*, player: Player, now: datetime | None = None) -> Vacation:
         Player.objects.select_for_update().get(pk=player.pk)
         vacation = current_vacation(player)
         if vacation is None:
-            raise NotOnVacation(message="You are not on vacation.")
+            raise NotOnVacation(message=_("You are not on vacation."))
         _close(vacation, min(now, vacation.planned_end))
     _resume_games(player, vacation.ended_at or now)
     return vacation

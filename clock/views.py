@@ -9,6 +9,8 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.services import player_for_user
@@ -18,10 +20,10 @@ from clock.models import Notification
 
 PAGE_SIZE = 30
 PREFERENCES = [
-    ("reminder_email", "Reminder by e-mail when 80% of a move's time is used"),
-    ("reminder_inapp", "Reminder here, in the app"),
-    ("digest_email", "Daily digest of the games waiting on me, by e-mail"),
-    ("digest_inapp", "Daily digest here, in the app"),
+    ("reminder_email", gettext_lazy("Reminder by e-mail when 80 percent of a move's time is used")),
+    ("reminder_inapp", gettext_lazy("Reminder here, in the app")),
+    ("digest_email", gettext_lazy("Daily digest of the games waiting on me, by e-mail")),
+    ("digest_inapp", gettext_lazy("Daily digest here, in the app")),
 ]
 
 
@@ -55,10 +57,10 @@ def notifications_mark_read(request: HttpRequest) -> HttpResponse:
 def preferences_save(request: HttpRequest) -> HttpResponse:
     """Checkboxes: a preference missing from the form is off."""
     prefs = reminders.preferences_for(player_for_user(request.user))
-    for name, _ in PREFERENCES:
+    for name, _unused in PREFERENCES:
         setattr(prefs, name, request.POST.get(name) == "on")
-    prefs.save(update_fields=[name for name, _ in PREFERENCES])
-    messages.success(request, "Your reminder preferences are saved.")
+    prefs.save(update_fields=[name for name, _unused in PREFERENCES])
+    messages.success(request, _("Your reminder preferences are saved."))
     return redirect("clock:notifications")
 
 
@@ -71,11 +73,12 @@ def vacation_switch(request: HttpRequest) -> HttpResponse:
             v = vacation.vacation_start(player=player)
             messages.success(
                 request,
-                f"Enjoy your vacation: your clocks are paused until {v.planned_end:%Y-%m-%d %H:%M} UTC.",
+                _("Enjoy your vacation: your clocks are paused until %(planned_end)s UTC.")
+                % {"planned_end": format(v.planned_end, "%Y-%m-%d %H:%M")},
             )
         else:
             vacation.vacation_stop(player=player)
-            messages.success(request, "Welcome back: your clocks run again.")
+            messages.success(request, _("Welcome back: your clocks run again."))
     except DomainError as err:
         messages.error(request, err.message)
     return redirect("clock:notifications")

@@ -29,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games import invitation_hooks, services
@@ -85,8 +86,10 @@ def _check_limits(creator: Player, now: Any) -> None:
     if waiting >= waiting_cap:
         raise TooManyWaitingGames(
             message=(
-                f"You already have {waiting} games waiting for players (the limit is "
-                f"{waiting_cap}); start or call off one of them first."
+                _(
+                    "You already have %(waiting)s games waiting for players (the limit is %(waiting_cap)s); start or call off one of them first."
+                )
+                % {"waiting": waiting, "waiting_cap": waiting_cap}
             ),
             extra={"limit": waiting_cap},
         )
@@ -99,7 +102,8 @@ def _check_limits(creator: Player, now: Any) -> None:
     if len(recent) >= hourly_cap:
         retry = max(1, int((recent[0] + timedelta(hours=1) - now).total_seconds()) + 1)
         raise TooManyNewGames(
-            message=f"You created {hourly_cap} games in the last hour; try again later.",
+            message=_("You created %(hourly_cap)s games in the last hour; try again later.")
+            % {"hourly_cap": hourly_cap},
             extra={"limit": hourly_cap, "retry_after": retry},
         )
 
@@ -112,7 +116,7 @@ def game_create_inviting(
 ) -> Game:
     """Create a game: seat who may be seated at once and invite the others (see above)."""
     if len(seats) != 4:
-        raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
+        raise BadGameSetup(message=_("A game has exactly four seats."), extra={"seats": len(seats)})
     seated: list[Player | None] = []
     invited: list[tuple[int, Player]] = []
     for position, player in enumerate(seats):
@@ -123,7 +127,7 @@ def game_create_inviting(
             seated.append(player)
     if not any(p is not None and _owns(creator, p) for p in seats):
         raise CreatorNotSeated(
-            message="A new game seats you or one of your bots.",
+            message=_("A new game seats you or one of your bots."),
         )
     named = [p for p in seats if p is not None]
     services.seats_check(named, rated=services.game_options_clean(options)["rated"])
@@ -157,24 +161,34 @@ def invitation_send(*, game_id: int, by: Player, position: int, player: Player) 
     cannot be used to send invitations without end.
     """
     if position not in range(4):
-        raise BadGameSetup(message="A seat position is 0, 1, 2 or 3.", extra={"position": position})
+        raise BadGameSetup(
+            message=_("A seat position is 0, 1, 2 or 3."), extra={"position": position}
+        )
     now = timezone.now()
     with transaction.atomic():
         game = services.lock_game(game_id)
         if game.creator_id != by.pk:
-            raise NotYourSeat(message="Only the game's creator can invite players to it.")
+            raise NotYourSeat(message=_("Only the game's creator can invite players to it."))
         if game.status != GameStatus.WAITING:
-            raise GameNotWaiting(message="This game is no longer taking players.")
+            raise GameNotWaiting(message=_("This game is no longer taking players."))
         _expire_dead(game, now)  # their seats are open already; their rows must say so
         taken = dict(game.seats.values_list("position", "player_id"))
         held = services.held_for_invitees(game)
         if player.pk in taken.values():
-            raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
+            raise AlreadySeated(
+                message=_("%(name)s already has a seat in this game.") % {"name": player.name}
+            )
         if player.pk in held.values():
-            raise AlreadyInvited(message=f"{player.name} is already invited to this game.")
+            raise AlreadyInvited(
+                message=_("%(name)s is already invited to this game.") % {"name": player.name}
+            )
         if position in taken or position in held:
-            why = "taken" if position in taken else "held for an invited player"
-            raise SeatTaken(message=f"That seat is {why}.", extra={"position": position})
+            raise SeatTaken(
+                message=_("That seat is taken.")
+                if position in taken
+                else _("That seat is held for an invited player."),
+                extra={"position": position},
+            )
         # The table's rules count the invitees too, whichever way this player comes to it.
         others = list(Player.objects.filter(pk__in=[*taken.values(), *held.values()]))
         services.seats_check([*others, player], rated=game.rated)
@@ -183,8 +197,10 @@ def invitation_send(*, game_id: int, by: Player, position: int, player: Player) 
         cap = int(getattr(settings, "GAMES_MAX_INVITATIONS_PER_GAME", 12))
         if Invitation.objects.filter(game=game).count() >= cap:
             raise TooManyInvitations(
-                message=f"This game has sent {cap} invitations, its limit; leave the seat open "
-                "for anyone, or start a new game.",
+                message=_(
+                    "This game has sent %(cap)s invitations, its limit; leave the seat open for anyone, or start a new game."
+                )
+                % {"cap": cap},
                 extra={"limit": cap},
             )
         row = Invitation.objects.create(
@@ -223,23 +239,28 @@ def _lock_invitation(invitation_id: int) -> Invitation:
         )
     except Invitation.DoesNotExist:
         raise InvitationNotFound(
-            message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+            message=_("No invitation %(invitation_id)s.") % {"invitation_id": invitation_id},
+            extra={"id": invitation_id},
         ) from None
 
 
 def _check_open(invitation: Invitation, now: Any) -> None:
     if invitation.status != InvitationStatus.PENDING:
         raise InvitationClosed(
-            message=f"This invitation was already {invitation.status}.",
+            message=_("This invitation was already accepted.")
+            if invitation.status == InvitationStatus.ACCEPTED
+            else _("This invitation was already declined.")
+            if invitation.status == InvitationStatus.DECLINED
+            else _("This invitation has expired."),
             extra={"status": invitation.status},
         )
     if invitation.expires_at <= now:
         raise InvitationClosed(
-            message="This invitation has expired.", extra={"status": InvitationStatus.EXPIRED}
+            message=_("This invitation has expired."), extra={"status": InvitationStatus.EXPIRED}
         )
     if invitation.game.status != GameStatus.WAITING:
         raise InvitationClosed(
-            message="This game no longer waits for players.",
+            message=_("This game no longer waits for players."),
             extra={"status": invitation.game.status},
         )
 
@@ -260,7 +281,8 @@ def invitation_answer(*, invitation_id: int, user: Any, accept: bool) -> Invitat
         invitee = invitation.player
         if not _controls(user, invitee):
             raise InvitationNotFound(
-                message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+                message=_("No invitation %(invitation_id)s.") % {"invitation_id": invitation_id},
+                extra={"id": invitation_id},
             )
         _check_open(invitation, now)
         invitation.status = InvitationStatus.ACCEPTED if accept else InvitationStatus.DECLINED
@@ -312,12 +334,12 @@ def invitation_rule_set(
     if accept_from not in AcceptFrom.values:
         raise BadGameSetup(
             "bad_invitation_rule",
-            f"accept_invitations is one of {', '.join(AcceptFrom.values)}.",
+            _("accept_invitations is one of %(value)s.") % {"value": ", ".join(AcceptFrom.values)},
         )
     if not player.is_bot:
-        raise NotYourSeat(message="Only bots answer invitations by a standing rule.")
+        raise NotYourSeat(message=_("Only bots answer invitations by a standing rule."))
     with transaction.atomic():
-        rule, _ = InvitationRule.objects.update_or_create(
+        rule, _unused = InvitationRule.objects.update_or_create(
             player=player, defaults={"accept_from": accept_from}
         )
         rule.listed.set(listed if accept_from == AcceptFrom.LISTED else [])

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from backalley_engine.schedule import Schedule
 
@@ -50,10 +51,10 @@ class Team(models.Model):
 
 
 class GameStatus(models.TextChoices):
-    WAITING = "waiting", "Waiting for players"
-    ACTIVE = "active", "Being played"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    WAITING = "waiting", gettext_lazy("Waiting for players")
+    ACTIVE = "active", gettext_lazy("Being played")
+    FINISHED = "finished", gettext_lazy("Finished")
+    ABORTED = "aborted", gettext_lazy("Aborted")
 
 
 class Game(models.Model):
@@ -197,9 +198,9 @@ class SeededDeal(models.Model):
 
 
 class SubmittedBy(models.TextChoices):
-    PLAYER = "player", "The seat's player"
-    BOT = "bot", "A bot"
-    SYSTEM = "system", "The system (substitution)"
+    PLAYER = "player", gettext_lazy("The seat's player")
+    BOT = "bot", gettext_lazy("A bot")
+    SYSTEM = "system", gettext_lazy("The system (substitution)")
 
 
 class Move(models.Model):
@@ -254,10 +255,10 @@ class Move(models.Model):
 
 
 class InvitationStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for an answer"
-    ACCEPTED = "accepted", "Accepted: the seat is taken"
-    DECLINED = "declined", "Declined"
-    EXPIRED = "expired", "Expired unanswered"
+    PENDING = "pending", gettext_lazy("Waiting for an answer")
+    ACCEPTED = "accepted", gettext_lazy("Accepted: the seat is taken")
+    DECLINED = "declined", gettext_lazy("Declined")
+    EXPIRED = "expired", gettext_lazy("Expired unanswered")
 
 
 class Invitation(models.Model):
@@ -306,9 +307,9 @@ class Invitation(models.Model):
 
 
 class AcceptFrom(models.TextChoices):
-    NOBODY = "nobody", "Ask the owner every time"
-    ANYONE = "anyone", "Accept every invitation"
-    LISTED = "listed", "Accept invitations from the listed players"
+    NOBODY = "nobody", gettext_lazy("Ask the owner every time")
+    ANYONE = "anyone", gettext_lazy("Accept every invitation")
+    LISTED = "listed", gettext_lazy("Accept invitations from the listed players")
 
 
 class InvitationRule(models.Model):

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_engine.actions import action_str, action_to_json
@@ -15,6 +16,7 @@ from backalley_engine.state import GameState
 from backalley_engine.summary import deal_summary
 from games import statecache
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
+from games.messages import error_message
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 from games.presenters import state_payload
 
@@ -23,7 +25,10 @@ def game_get(*, public_id: str) -> Game:
     try:
         return Game.objects.get(public_id=public_id)
     except Game.DoesNotExist:
-        raise GameNotFound(message=f"No game {public_id!r}.", extra={"id": public_id}) from None
+        raise GameNotFound(
+            message=_("No game %(public_id)s.") % {"public_id": repr(public_id)},
+            extra={"id": public_id},
+        ) from None
 
 
 def game_seats(*, game: Game) -> list[Seat]:
@@ -54,7 +59,10 @@ def viewer_seat(*, game: Game, controlled: list[int], requested: int | None = No
     held, the held seat to act, or the lowest held; None for a spectator."""
     if requested is not None:
         if requested not in controlled:
-            raise NotYourSeat(message=f"You do not hold seat {requested} in this game.")
+            raise NotYourSeat(
+                message=_("You do not hold seat %(requested)s in this game.")
+                % {"requested": requested}
+            )
         return requested
     if not controlled:
         return None
@@ -104,7 +112,7 @@ def illegal_reasons(*, game: Game, seat: int | None) -> dict[str, str]:
         try:
             state.clone().apply(card, seat=seat)
         except EngineError as exc:
-            out[action_str(card)] = exc.message
+            out[action_str(card)] = error_message(exc)
     return out
 
 
@@ -127,7 +135,7 @@ def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str,
     """The game record (docs/record-format.md): the seat's view while on, everything after."""
     state = game_state(game=game)
     if state is None:
-        raise GameNotFound(message="The game has not started: there is no record yet.")
+        raise GameNotFound(message=_("The game has not started: there is no record yet."))
     names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]
     viewer: int | Literal["all"] | None = "all" if game.status == GameStatus.FINISHED else seat
     return state.record(viewer, players=names, game=game.public_id)
@@ -211,7 +219,8 @@ def invitation_of(*, user: Any, invitation_id: int) -> Invitation:
     )
     if row is None:
         raise InvitationNotFound(
-            message=f"No invitation {invitation_id}.", extra={"id": invitation_id}
+            message=_("No invitation %(invitation_id)s.") % {"invitation_id": invitation_id},
+            extra={"id": invitation_id},
         )
     return row
 

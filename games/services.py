@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_engine import shuffle
@@ -62,9 +63,9 @@ from games.presenters import state_payload
 def team_get_or_create(*, player_a: Player, player_b: Player) -> Team:
     """The one Team row of an unordered pair of players."""
     if player_a.pk == player_b.pk:
-        raise BadGameSetup(message="A team is two different players.")
+        raise BadGameSetup(message=_("A team is two different players."))
     low, high = sorted((player_a.pk, player_b.pk))
-    team, _ = Team.objects.get_or_create(player_low_id=low, player_high_id=high)
+    team, _unused = Team.objects.get_or_create(player_low_id=low, player_high_id=high)
     return team
 
 
@@ -82,12 +83,12 @@ def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
     unknown = set(options) - {"rated", "schedule", *cleaners}
     if unknown:
         raise BadGameSetup(
-            message=f"Unknown option(s): {', '.join(sorted(unknown))}.",
+            message=_("Unknown option(s): %(value)s.") % {"value": ", ".join(sorted(unknown))},
             extra={"unknown": sorted(unknown)},
         )
     rated = options.get("rated", True)
     if not isinstance(rated, bool):
-        raise BadGameSetup(message="Option 'rated' is true or false.")
+        raise BadGameSetup(message=_("Option 'rated' is true or false."))
     clean: dict[str, Any] = {"rated": rated}
     if options.get("schedule") is not None:
         try:
@@ -120,7 +121,7 @@ def game_create(
     four seats are filled at creation the game starts at once.
     """
     if len(seats) != 4:
-        raise BadGameSetup(message="A game has exactly four seats.", extra={"seats": len(seats)})
+        raise BadGameSetup(message=_("A game has exactly four seats."), extra={"seats": len(seats)})
     seated = [p for p in seats if p is not None]
     clean = game_options_clean(options)
     seats_check(seated, rated=clean["rated"])
@@ -130,7 +131,7 @@ def game_create(
         try:
             shuffle.check_seed(seed)
         except BadSeed as exc:
-            raise BadGameSetup(message="A seed is 64 lowercase hex digits.") from exc
+            raise BadGameSetup(message=_("A seed is 64 lowercase hex digits.")) from exc
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
@@ -152,7 +153,7 @@ def seats_check(players: Sequence[Player], *, rated: bool) -> None:
     """The players named for one game: each once, none retired, and in a rated game no
     account behind two seats."""
     if len({p.pk for p in players}) != len(players):
-        raise BadGameSetup(message="A player can take only one seat in a game.")
+        raise BadGameSetup(message=_("A player can take only one seat in a game."))
     _check_not_retired(players)
     if rated:
         _check_one_seat_per_controller(players)
@@ -165,7 +166,8 @@ def _check_not_retired(players: Sequence[Player]) -> None:
     ).first()
     if retired is not None:
         raise PlayerRetired(
-            message=f"{retired.name} was deleted by its owner and plays no more games.",
+            message=_("%(name)s was deleted by its owner and plays no more games.")
+            % {"name": retired.name},
             extra={"name": retired.name},
         )
 
@@ -178,7 +180,7 @@ def _check_one_seat_per_controller(players: Sequence[Player]) -> None:
     if len(set(controllers)) != len(controllers):
         raise BadGameSetup(
             "one_seat_per_account",
-            "In a rated game one account may hold only one seat (counting its bots).",
+            _("In a rated game one account may hold only one seat (counting its bots)."),
         )
 
 
@@ -193,36 +195,47 @@ def _lock(game_id: int | str) -> Game:
     try:
         return Game.objects.select_for_update().get(**lookup)
     except Game.DoesNotExist:
-        raise GameNotFound(message=f"No game {game_id!r}.", extra={"id": game_id}) from None
+        raise GameNotFound(
+            message=_("No game %(game_id)s.") % {"game_id": repr(game_id)}, extra={"id": game_id}
+        ) from None
 
 
 def game_join_seat(*, game_id: int, player: Player, position: int | None = None) -> Game:
     """Seat ``player`` at ``position`` (or the first open one); start when the table is full."""
     if position is not None and position not in SEAT_POSITIONS:
-        raise BadGameSetup(message="A seat position is 0, 1, 2 or 3.", extra={"position": position})
+        raise BadGameSetup(
+            message=_("A seat position is 0, 1, 2 or 3."), extra={"position": position}
+        )
     with transaction.atomic():
         game = _lock(game_id)
         if game.status != GameStatus.WAITING:
-            raise GameNotWaiting(message="This game is no longer taking players.")
+            raise GameNotWaiting(message=_("This game is no longer taking players."))
         _check_not_retired([player])
         taken = dict(game.seats.values_list("position", "player_id"))
         if player.pk in taken.values():
-            raise AlreadySeated(message=f"{player.name} already has a seat in this game.")
+            raise AlreadySeated(
+                message=_("%(name)s already has a seat in this game.") % {"name": player.name}
+            )
         held = held_for_invitees(game)  # seats kept for players who have not answered yet
         if player.pk in held.values():
             raise AlreadyInvited(
-                message=f"{player.name} is invited to this game: answer the invitation."
+                message=_("%(name)s is invited to this game: answer the invitation.")
+                % {"name": player.name}
             )
         if position is None:
             free = [p for p in SEAT_POSITIONS if p not in taken and p not in held]
             if not free:
-                raise SeatTaken(message="Every seat is taken or held for an invited player.")
+                raise SeatTaken(message=_("Every seat is taken or held for an invited player."))
             position = free[0]
         elif position in taken:
-            raise SeatTaken(message=f"Seat {position} is taken.", extra={"position": position})
+            raise SeatTaken(
+                message=_("Seat %(position)s is taken.") % {"position": position},
+                extra={"position": position},
+            )
         elif position in held:
             raise SeatTaken(
-                message=f"Seat {position} is held for an invited player.",
+                message=_("Seat %(position)s is held for an invited player.")
+                % {"position": position},
                 extra={"position": position},
             )
         if game.rated:
@@ -248,10 +261,10 @@ def game_leave_seat(*, game_id: int, player: Player) -> Game:
     with transaction.atomic():
         game = _lock(game_id)
         if game.status != GameStatus.WAITING:
-            raise GameNotWaiting(message="Seats can be left only before the game starts.")
-        deleted, _ = Seat.objects.filter(game=game, player=player).delete()
+            raise GameNotWaiting(message=_("Seats can be left only before the game starts."))
+        deleted, _unused = Seat.objects.filter(game=game, player=player).delete()
         if not deleted:
-            raise NotSeated(message=f"{player.name} has no seat in this game.")
+            raise NotSeated(message=_("%(name)s has no seat in this game.") % {"name": player.name})
         if not game.seats.exists():
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
@@ -264,9 +277,9 @@ def game_abort(*, game_id: int, by: Player) -> Game:
     with transaction.atomic():
         game = _lock(game_id)
         if game.creator_id != by.pk:
-            raise NotYourSeat(message="Only the game's creator can call it off.")
+            raise NotYourSeat(message=_("Only the game's creator can call it off."))
         if game.status != GameStatus.WAITING:
-            raise GameNotWaiting(message="Only a game that has not started can be called off.")
+            raise GameNotWaiting(message=_("Only a game that has not started can be called off."))
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
@@ -328,7 +341,7 @@ class MoveResult:
 
 def _action_code(action: object) -> int:
     if isinstance(action, bool):
-        raise ActionParseError("Not an action.", {})
+        raise ActionParseError(_("Not an action."), {})
     if isinstance(action, int):
         action_to_json(action)  # validates the range
         return action
@@ -342,7 +355,7 @@ def _check_key(key: str | None) -> None:
         return
     if not (1 <= len(key) <= 100) or not key.isascii() or not key.isprintable():
         raise BadIdempotencyKey(
-            message="An Idempotency-Key is 1 to 100 printable ASCII characters."
+            message=_("An Idempotency-Key is 1 to 100 printable ASCII characters.")
         )
 
 
@@ -386,7 +399,7 @@ def move_submit(
             if prior is not None:
                 if prior.seat not in held or prior.action_code != code:
                     raise IdempotencyKeyReused(
-                        message="This Idempotency-Key was already used for another move."
+                        message=_("This Idempotency-Key was already used for another move.")
                     )
                 body = prior.response
                 if body is None:  # answered before the pruning window: the state as of now
@@ -396,18 +409,20 @@ def move_submit(
                     }
                 return MoveResult(prior, body, True)
         if game.status == GameStatus.WAITING:
-            raise GameNotStarted(message="The game has not started: seats are still open.")
+            raise GameNotStarted(message=_("The game has not started: seats are still open."))
         if game.status == GameStatus.ABORTED:
-            raise GameAborted(message="This game was called off.")
+            raise GameAborted(message=_("This game was called off."))
         if not held:
-            raise NotYourSeat(message="You have no seat in this game.")
+            raise NotYourSeat(message=_("You have no seat in this game."))
         state = statecache.state_for(game)
         viewer = state.seat_to_act if state.seat_to_act in held else min(held)
         if expected_seq is not None and expected_seq != game.move_count:
             raise StaleState(
                 message=(
-                    f"The game is at move {game.move_count}, not {expected_seq}: "
-                    "here is the current state."
+                    _(
+                        "The game is at move %(move_count)s, not %(expected_seq)s: here is the current state."
+                    )
+                    % {"move_count": game.move_count, "expected_seq": expected_seq}
                 ),
                 extra={
                     "expected_seq": expected_seq,
@@ -416,11 +431,11 @@ def move_submit(
                 },
             )
         if game.status == GameStatus.FINISHED:
-            raise GameOver(message="The game is over.")
+            raise GameOver(message=_("The game is over."))
         to_act = state.seat_to_act
         if to_act is None or to_act not in held:
             raise NotYourTurn(
-                message=f"It is seat {to_act}'s turn.",
+                message=_("It is seat %(to_act)s's turn.") % {"to_act": to_act},
                 extra={"to_act": to_act, "seq": game.move_count},
             )
         new = state.clone()

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext as _
+
 from ladder import rating
 
 PAD_LEFT, PAD_RIGHT, PAD_Y = 40, 12, 8
@@ -32,7 +34,7 @@ def rating_chart(
 ) -> Chart:
     """Scale (game number, rating) pairs into the plot area."""
     if not history:
-        return Chart(width, height, "", [], "no rated games yet", -1, None)
+        return Chart(width, height, "", [], _("no rated games yet"), -1, None)
     values = [float(r) for _, r in history]
     low, high = min(values), max(values)
     if high - low < 20:  # a flat line still gets a readable scale
@@ -58,7 +60,7 @@ def rating_chart(
         height,
         points,
         ticks,
-        f"games 1–{last_game}" if games > 1 else "1 game",
+        _("games 1–%(last)s") % {"last": last_game} if games > 1 else _("1 game"),
         y(start) if low <= start <= high else -1,
         (x(last_game), y(values[-1])),
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.urls import reverse
+from django.utils.formats import number_format
 
 from accounts.models import Player
 from ladder.models import PairRating, PlayerRating
@@ -50,15 +51,16 @@ def rating_text(value: Decimal) -> str:
 
 
 def trend_parts(trend: Decimal) -> tuple[str, str]:
-    """The trend's text and CSS class.
+    """The trend's text (in the active language's number format) and CSS class.
 
     >>> trend_parts(Decimal("12.34")), trend_parts(Decimal("-0.05")), trend_parts(Decimal(0))
     (('▲ +12.3', 'up'), ('▼ -0.1', 'down'), ('–', 'flat'))
     """
+    tenth = trend.quantize(TENTH, rounding=ROUND_HALF_UP)
     if trend > 0:
-        return f"▲ +{trend.quantize(TENTH, rounding=ROUND_HALF_UP)}", "up"
+        return f"▲ +{number_format(tenth, 1)}", "up"
     if trend < 0:
-        return f"▼ {trend.quantize(TENTH, rounding=ROUND_HALF_UP)}", "down"
+        return f"▼ {number_format(tenth, 1)}", "down"
     return "–", "flat"
 
 

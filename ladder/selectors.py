@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_engine.constants import partner_of
@@ -75,7 +76,7 @@ def player_by_name(name: str) -> Player:
         )
     except Player.DoesNotExist:
         raise NotFoundError(
-            message=f"No player is called {name!r}.", extra={"name": name}
+            message=_("No player is called %(name)s.") % {"name": repr(name)}, extra={"name": name}
         ) from None
 
 

@@ -5,28 +5,29 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 
 class Format(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
+    SWISS = "swiss", gettext_lazy("Swiss")
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
 
 
 class Entry(models.TextChoices):
-    PAIRS = "pairs", "Fixed partnerships"
-    INDIVIDUAL = "individual", "Individual (partners chosen each round)"
+    PAIRS = "pairs", gettext_lazy("Fixed partnerships")
+    INDIVIDUAL = "individual", gettext_lazy("Individual (partners chosen each round)")
 
 
 class Scoring(models.TextChoices):
-    GAME = "game", "Game points (win 1, draw ½, loss 0)"
-    DUPLICATE = "duplicate", "Duplicate matchpoints"
+    GAME = "game", gettext_lazy("Game points (win 1, draw ½, loss 0)")
+    DUPLICATE = "duplicate", gettext_lazy("Duplicate matchpoints")
 
 
 class Status(models.TextChoices):
-    REGISTERING = "registering", "Registering"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    CANCELLED = "cancelled", "Cancelled"
+    REGISTERING = "registering", gettext_lazy("Registering")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
 class Tournament(models.Model):
@@ -79,9 +80,9 @@ class Tournament(models.Model):
 
 
 class EntrantStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for the partner's confirmation"
-    ACTIVE = "active", "Entered"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    PENDING = "pending", gettext_lazy("Waiting for the partner's confirmation")
+    ACTIVE = "active", gettext_lazy("Entered")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
 
 
 class Entrant(models.Model):
@@ -125,8 +126,8 @@ class Entrant(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    RUNNING = "running", "Being played"
-    FINISHED = "finished", "Finished"
+    RUNNING = "running", gettext_lazy("Being played")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class Round(models.Model):

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments import scoring
 from tournaments.errors import TournamentNotFound
@@ -34,7 +35,8 @@ def tournament_get(*, tournament_id: int) -> Tournament:
         return Tournament.objects.select_related("organiser").get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise TournamentNotFound(
-            message=f"No tournament {tournament_id!r}.", extra={"id": tournament_id}
+            message=_("No tournament %(tournament_id)s.") % {"tournament_id": repr(tournament_id)},
+            extra={"id": tournament_id},
         ) from None
 
 
@@ -108,9 +110,9 @@ def standings(*, tournament: Tournament, after_round: int | None = None) -> Stan
         .exclude(status=EntrantStatus.PENDING)
         .values_list("id", "status", "player_a__name", "player_b__name")
     )
-    lines = {pk: scoring.Line(pk) for pk, *_ in people}
-    names = {pk: a if b is None else f"{a} & {b}" for pk, _, a, b in people}
-    statuses = {pk: st for pk, st, *_ in people}
+    lines = {pk: scoring.Line(pk) for pk, *_unused in people}
+    names = {pk: a if b is None else f"{a} & {b}" for pk, _unused, a, b in people}
+    statuses = {pk: st for pk, st, *_unused in people}
     at_table: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     last = 0
     for row in rows:

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games.models import Game, GameStatus, Seat
@@ -57,7 +58,9 @@ MAX_ROUNDS = 20
 def _choice(value: str, choices: Any, field: str) -> str:
     if value not in choices.values:
         raise BadTournament(
-            message=f"{field} is one of {', '.join(choices.values)}.", extra={field: value}
+            message=_("%(field)s is one of %(value)s.")
+            % {"field": field, "value": ", ".join(choices.values)},
+            extra={field: value},
         )
     return value
 
@@ -87,29 +90,32 @@ def tournament_create(
     for a bad time control)."""
     name = (name or "").strip()
     if not 3 <= len(name) <= 100:
-        raise BadTournament(message="A tournament's name is 3 to 100 characters.")
+        raise BadTournament(message=_("A tournament's name is 3 to 100 characters."))
     _choice(format, Format, "format")
     _choice(entry, Entry, "entry")
     _choice(scoring, Scoring, "scoring")
     if format == Format.ROUND_ROBIN and entry == Entry.INDIVIDUAL:
         raise BadTournament(
-            message="A round robin is for fixed partnerships: individual events are Swiss."
+            message=_("A round robin is for fixed partnerships: individual events are Swiss.")
         )
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise BadTournament(message=f"rounds is a whole number from 1 to {MAX_ROUNDS}.")
+        raise BadTournament(
+            message=_("rounds is a whole number from 1 to %(max_rounds)s.")
+            % {"max_rounds": MAX_ROUNDS}
+        )
     options = game_options_clean({"rated": rated, "time_control": time_control})
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
-        raise BadTournament(message="min_rating is above max_rating.")
+        raise BadTournament(message=_("min_rating is above max_rating."))
     if max_entrants is not None and max_entrants < 2:
-        raise BadTournament(message="max_entrants is at least 2.")
+        raise BadTournament(message=_("max_entrants is at least 2."))
     if (
         registration_opens_at
         and registration_closes_at
         and (registration_closes_at <= registration_opens_at)
     ):
-        raise BadTournament(message="Registration closes after it opens.")
+        raise BadTournament(message=_("Registration closes after it opens."))
     if starts_at and registration_closes_at and starts_at < registration_closes_at:
-        raise BadTournament(message="The event starts after registration closes.")
+        raise BadTournament(message=_("The event starts after registration closes."))
     return Tournament.objects.create(
         organiser=organiser,
         name=name,
@@ -136,7 +142,8 @@ def _lock(tournament_id: int) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise TournamentNotFound(
-            message=f"No tournament {tournament_id!r}.", extra={"id": tournament_id}
+            message=_("No tournament %(tournament_id)s.") % {"tournament_id": repr(tournament_id)},
+            extra={"id": tournament_id},
         ) from None
 
 
@@ -156,7 +163,8 @@ def _check_conditions(t: Tournament, players: list[Player]) -> None:
     for p in players:
         if p.is_bot and not t.bots_allowed:
             raise ConditionNotMet(
-                "bots_not_allowed", f"{p.name} is a bot; this event is for people only."
+                "bots_not_allowed",
+                _("%(name)s is a bot; this event is for people only.") % {"name": p.name},
             )
         row = ratings.get(p.pk)
         rating = row.rating if row else START
@@ -164,34 +172,41 @@ def _check_conditions(t: Tournament, players: list[Player]) -> None:
         if t.min_rating is not None and rating < t.min_rating:
             raise ConditionNotMet(
                 "rating_too_low",
-                f"{p.name} is rated {rating:.0f}; this event needs at least {t.min_rating}.",
+                _("%(name)s is rated %(rating)s; this event needs at least %(min_rating)s.")
+                % {"name": p.name, "rating": format(rating, ".0f"), "min_rating": t.min_rating},
                 http_status=403,
                 extra={"player": p.name, "rating": str(rating), "min_rating": t.min_rating},
             )
         if t.max_rating is not None and rating > t.max_rating:
             raise ConditionNotMet(
                 "rating_too_high",
-                f"{p.name} is rated {rating:.0f}; this event is for {t.max_rating} and below.",
+                _("%(name)s is rated %(rating)s; this event is for %(max_rating)s and below.")
+                % {"name": p.name, "rating": format(rating, ".0f"), "max_rating": t.max_rating},
                 extra={"player": p.name, "rating": str(rating), "max_rating": t.max_rating},
             )
         if games < t.min_rated_games:
             raise ConditionNotMet(
                 "too_few_rated_games",
-                f"{p.name} has played {games} rated games; this event needs {t.min_rated_games}.",
+                _(
+                    "%(name)s has played %(games)s rated games; this event needs %(min_rated_games)s."
+                )
+                % {"name": p.name, "games": games, "min_rated_games": t.min_rated_games},
                 extra={"player": p.name, "games": games, "min": t.min_rated_games},
             )
 
 
 def _registration_open(t: Tournament, now: datetime) -> None:
     if t.status != Status.REGISTERING:
-        raise RegistrationClosed(message="Registration is closed: the event has started or ended.")
+        raise RegistrationClosed(
+            message=_("Registration is closed: the event has started or ended.")
+        )
     if t.registration_opens_at and now < t.registration_opens_at:
         raise RegistrationClosed(
-            message="Registration has not opened yet.",
+            message=_("Registration has not opened yet."),
             extra={"opens_at": t.registration_opens_at.isoformat()},
         )
     if t.registration_closes_at and now >= t.registration_closes_at:
-        raise RegistrationClosed(message="Registration has closed.")
+        raise RegistrationClosed(message=_("Registration has closed."))
 
 
 def entrant_register(
@@ -202,25 +217,30 @@ def entrant_register(
     entered at once; another person must confirm (the entry is ``pending`` until then)."""
     mine = (player.user_id == by.pk) or (player.is_bot and player.owner_id == by.pk)
     if not mine:
-        raise NotYourEntry(message=f"You cannot register {player.name}: not you or your bot.")
+        raise NotYourEntry(
+            message=_("You cannot register %(name)s: not you or your bot.") % {"name": player.name}
+        )
     with transaction.atomic():
         t = _lock(tournament_id)
         _registration_open(t, timezone.now())
         if t.entry == Entry.PAIRS and partner is None:
-            raise BadTournament(message="This event is for partnerships: name your partner.")
+            raise BadTournament(message=_("This event is for partnerships: name your partner."))
         if t.entry == Entry.INDIVIDUAL and partner is not None:
-            raise BadTournament(message="This is an individual event: the event chooses partners.")
+            raise BadTournament(
+                message=_("This is an individual event: the event chooses partners.")
+            )
         players = [player] if partner is None else [player, partner]
         if partner is not None and partner.pk == player.pk:
-            raise BadTournament(message="A partnership is two different players.")
+            raise BadTournament(message=_("A partnership is two different players."))
         taken = Entrant.objects.filter(tournament=t).exclude(status=EntrantStatus.WITHDRAWN)
         ids = [p.pk for p in players]
         if taken.filter(Q(player_a__in=ids) | Q(player_b__in=ids)).exists():
-            raise AlreadyRegistered(message="Already entered in this event.")
+            raise AlreadyRegistered(message=_("Already entered in this event."))
         if t.max_entrants is not None and taken.count() >= t.max_entrants:
             raise ConditionNotMet(
                 "event_full",
-                f"The event is full ({t.max_entrants} entrants).",
+                _("The event is full (%(max_entrants)s entrants).")
+                % {"max_entrants": t.max_entrants},
                 extra={"max_entrants": t.max_entrants},
             )
         _check_conditions(t, players)
@@ -256,7 +276,7 @@ def _check_controllers(t: Tournament, taken: Any, players: list[Player]) -> None
     if len(set(new)) != len(new) or set(new) & set(seen):
         raise ConditionNotMet(
             "one_seat_per_account",
-            "In a rated event one account may enter only one player (counting its bots).",
+            _("In a rated event one account may enter only one player (counting its bots)."),
         )
 
 
@@ -268,9 +288,9 @@ def entrant_confirm(*, entrant_id: int, player: Player) -> Entrant:
         entrant = Entrant.objects.select_for_update().get(pk=entrant_id)
         _registration_open(t, timezone.now())
         if entrant.player_b_id != player.pk:
-            raise NotYourEntry(message="Only the named partner can confirm this partnership.")
+            raise NotYourEntry(message=_("Only the named partner can confirm this partnership."))
         if entrant.status != EntrantStatus.PENDING:
-            raise BadTournamentState(message="This partnership is not waiting for confirmation.")
+            raise BadTournamentState(message=_("This partnership is not waiting for confirmation."))
         entrant.status = EntrantStatus.ACTIVE
         entrant.save(update_fields=["status"])
         return entrant
@@ -282,7 +302,7 @@ def entrant_withdraw(*, tournament_id: int, player: Player) -> Entrant:
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status not in (Status.REGISTERING, Status.RUNNING):
-            raise BadTournamentState(message="The event is over.")
+            raise BadTournamentState(message=_("The event is over."))
         entrant = (
             Entrant.objects.select_for_update()
             .filter(tournament=t, status__in=[EntrantStatus.ACTIVE, EntrantStatus.PENDING])
@@ -290,7 +310,9 @@ def entrant_withdraw(*, tournament_id: int, player: Player) -> Entrant:
             .first()
         )
         if entrant is None:
-            raise NotRegistered(message=f"{player.name} is not entered in this event.")
+            raise NotRegistered(
+                message=_("%(name)s is not entered in this event.") % {"name": player.name}
+            )
         entrant.status = EntrantStatus.WITHDRAWN
         entrant.withdrawn_at = timezone.now()
         if t.status == Status.RUNNING:
@@ -303,9 +325,11 @@ def tournament_cancel(*, tournament_id: int, by: Player) -> Tournament:
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.organiser_id != by.pk:
-            raise NotOrganiser(message="Only the organiser can cancel the event.")
+            raise NotOrganiser(message=_("Only the organiser can cancel the event."))
         if t.status != Status.REGISTERING:
-            raise BadTournamentState(message="Only an event that has not started can be cancelled.")
+            raise BadTournamentState(
+                message=_("Only an event that has not started can be cancelled.")
+            )
         t.status = Status.CANCELLED
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "finished_at"])
@@ -322,9 +346,9 @@ def tournament_start(*, tournament_id: int, by: Player | None = None) -> Tournam
     with transaction.atomic():
         t = _lock(tournament_id)
         if by is not None and t.organiser_id != by.pk:
-            raise NotOrganiser(message="Only the organiser can start the event.")
+            raise NotOrganiser(message=_("Only the organiser can start the event."))
         if t.status != Status.REGISTERING:
-            raise BadTournamentState(message="The event has already started or ended.")
+            raise BadTournamentState(message=_("The event has already started or ended."))
         now = timezone.now()
         Entrant.objects.filter(tournament=t, status=EntrantStatus.PENDING).update(
             status=EntrantStatus.WITHDRAWN, withdrawn_at=now
@@ -334,7 +358,8 @@ def tournament_start(*, tournament_id: int, by: Player | None = None) -> Tournam
         if n < need:
             raise BadTournamentState(
                 "too_few_entrants",
-                f"An event needs at least {need} entrants to start; it has {n}.",
+                _("An event needs at least %(need)s entrants to start; it has %(n)s.")
+                % {"need": need, "n": n},
                 extra={"entrants": n, "needed": need},
             )
         if t.format == Format.ROUND_ROBIN:

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
@@ -33,7 +34,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         t = selectors.tournament_get(tournament_id=pk)
     except TournamentNotFound:
-        raise Http404("No such tournament.") from None
+        raise Http404(_("No such tournament.")) from None
     entrants = selectors.entrants(tournament=t)
     me = None
     if request.user.is_authenticated:
@@ -67,7 +68,7 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         t = selectors.tournament_get(tournament_id=pk)
     except TournamentNotFound:
-        raise Http404("No such tournament.") from None
+        raise Http404(_("No such tournament.")) from None
     raw = request.GET.get("after_round", "")
     after = int(raw) if raw.isdigit() and 0 < int(raw) <= t.current_round else None
     table = selectors.standings(tournament=t, after_round=after)
@@ -93,18 +94,21 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 Player.objects.filter(name__iexact=partner_name).first() if partner_name else None
             )
             if partner_name and partner is None:
-                raise DomainError("unknown_player", f"No player named {partner_name!r}.")
+                raise DomainError(
+                    "unknown_player",
+                    _("No player named %(partner_name)s.") % {"partner_name": repr(partner_name)},
+                )
             services.entrant_register(tournament_id=pk, player=me, partner=partner, by=request.user)
-            messages.success(request, "You are entered.")
+            messages.success(request, _("You are entered."))
         elif action == "withdraw":
             services.entrant_withdraw(tournament_id=pk, player=me)
-            messages.success(request, "You have withdrawn.")
+            messages.success(request, _("You have withdrawn."))
         elif action == "confirm":
             services.entrant_confirm(entrant_id=int(request.POST["entrant"]), player=me)
-            messages.success(request, "Partnership confirmed.")
+            messages.success(request, _("Partnership confirmed."))
         elif action == "start":
             services.tournament_start(tournament_id=pk, by=me)
-            messages.success(request, "The event has started: round 1 is paired.")
+            messages.success(request, _("The event has started: round 1 is paired."))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("tournaments:detail", args=[pk]))

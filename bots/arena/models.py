@@ -14,6 +14,7 @@ import math
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from bots.strategies.stats import t95
 
@@ -87,8 +88,8 @@ class ArenaEntry(models.Model):
 
 
 class PairStatus(models.TextChoices):
-    PLAYING = "playing", "Being played"
-    FINISHED = "finished", "Both games finished"
+    PLAYING = "playing", gettext_lazy("Being played")
+    FINISHED = "finished", gettext_lazy("Both games finished")
 
 
 class ArenaPair(models.Model):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
 
 from backalley_site.errors import NotFoundError
 from bots.arena.models import ArenaEntry, ArenaPair
@@ -40,7 +41,9 @@ def bot_by_name(name: str) -> Bot:
             .get(lower_name=name.lower())
         )
     except Bot.DoesNotExist:
-        raise NotFoundError(message=f"No bot is called {name!r}.", extra={"name": name}) from None
+        raise NotFoundError(
+            message=_("No bot is called %(name)s.") % {"name": repr(name)}, extra={"name": name}
+        ) from None
 
 
 def entry_of(bot: Bot) -> ArenaEntry | None:

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from backalley_site.errors import DomainError
 from bots.arena import matchmaker
@@ -47,11 +48,14 @@ def _setting(name: str, default: Any) -> Any:
 def _even_in(name: str, value: Any, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ArenaSettingsError(
-            message=f"{name} is a whole number from {lo} to {hi}.", extra={name: value}
+            message=_("%(name)s is a whole number from %(lo)s to %(hi)s.")
+            % {"name": name, "lo": lo, "hi": hi},
+            extra={name: value},
         )
     if value % 2:
         raise ArenaSettingsError(
-            message=f"{name} is an even number: arena games come in duplicate pairs.",
+            message=_("%(name)s is an even number: arena games come in duplicate pairs.")
+            % {"name": name},
             extra={name: value},
         )
     return value
@@ -75,12 +79,13 @@ def arena_settings_update(
         if opted_in and bot.status != BotStatus.ACTIVE:
             raise ArenaSettingsError(
                 "bot_not_active",
-                f"Only an active bot can enter the arena; {bot.player.name} is {bot.status}.",
+                _("Only an active bot can enter the arena; %(name)s is %(status)s.")
+                % {"name": bot.player.name, "status": bot.status},
                 extra={"status": bot.status},
             )
         changes["opted_in"] = opted_in
     with transaction.atomic():
-        entry, _ = ArenaEntry.objects.select_for_update().get_or_create(bot=bot)
+        entry, _unused = ArenaEntry.objects.select_for_update().get_or_create(bot=bot)
         if changes.get("opted_in") and not entry.opted_in:
             changes["opted_in_at"] = timezone.now()
         for field, value in changes.items():

@@ -39,6 +39,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -78,7 +79,7 @@ def _since(request: Request) -> int:
         if not _DIGITS.fullmatch(last_id.strip()) or int(last_id) > 10**9:
             raise DomainError(
                 "bad_last_event_id",
-                "Last-Event-ID must be the id of an event this feed sent: a whole number.",
+                _("Last-Event-ID must be the id of an event this feed sent: a whole number."),
                 extra={"last_event_id": last_id[:40]},
             )
         return max(since, int(last_id))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
@@ -80,7 +81,9 @@ class InvitationListView(ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[Invitation]:
         wanted = self.request.query_params.get("status") or "pending"
         if wanted != "all" and wanted not in InvitationStatus.values:
-            raise BadGameSetup("bad_parameter", f"Unknown status {wanted!r}.")
+            raise BadGameSetup(
+                "bad_parameter", _("Unknown status %(wanted)s.") % {"wanted": repr(wanted)}
+            )
         return selectors.invitations_for(
             user=self.request.user, status=None if wanted == "all" else wanted
         )

@@ -9,6 +9,7 @@ Site sessions hold every scope (see ``accounts.permissions``).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from accounts.permissions import PLAY_OR_BOT, READ, Requires, request_scopes, request_token
@@ -45,7 +46,7 @@ def require_self(request: Request) -> None:
     if "play" not in request_scopes(request) or (token is not None and token.bot_id is not None):
         raise DomainError(
             "insufficient_scope",
-            "Acting as yourself needs a token with the 'play' scope.",
+            _("Acting as yourself needs a token with the 'play' scope."),
             http_status=403,
         )
 
@@ -59,6 +60,6 @@ def require_bot(request: Request, bot_id: int) -> None:
     if not ok:
         raise DomainError(
             "insufficient_scope",
-            "Acting for this bot needs its token with the 'bot' scope.",
+            _("Acting for this bot needs its token with the 'bot' scope."),
             http_status=403,
         )

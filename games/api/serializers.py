@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from backalley_site.api_schema import ErrorSerializer as ErrorSerializer  # the one error shape
@@ -64,7 +65,7 @@ class ActionField(serializers.JSONField):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise serializers.ValidationError(
-                'An action is an object: {"bid": "pass"|"board"|n} or {"card": "AS"}.'
+                _('An action is an object: {"bid": "pass"|"board"|n} or {"card": "AS"}.')
             )
         return super().to_internal_value(data)
 

@@ -52,25 +52,37 @@ def _int_param(request: Request, name: str, default: int | None, lo: int, hi: in
         return default
     # ASCII digits only: int() would also accept "٣", "1_000" and spaces.
     if not _WHOLE.fullmatch(raw):
-        raise BadGameSetup("bad_parameter", f"'{name}' must be a whole number.")
+        raise BadGameSetup(
+            "bad_parameter", _("'%(name)s' must be a whole number.") % {"name": name}
+        )
     value = int(raw)
     if not lo <= value <= hi:
-        raise BadGameSetup("bad_parameter", f"'{name}' must be between {lo} and {hi}.")
+        raise BadGameSetup(
+            "bad_parameter",
+            _("'%(name)s' must be between %(lo)s and %(hi)s.") % {"name": name, "lo": lo, "hi": hi},
+        )
     return value
 
 
 def _player_named(name: str, *, bot: bool) -> Player:
     player = Player.objects.filter(name__iexact=name.strip(), is_bot=bot).first()
     if player is None:
-        what = "bot" if bot else "player"
-        raise UnknownPlayer(message=f"There is no {what} called {name!r}.", extra={"name": name})
+        raise UnknownPlayer(
+            message=(
+                _("There is no bot called %(name)s.")
+                if bot
+                else _("There is no player called %(name)s.")
+            )
+            % {"name": repr(name)},
+            extra={"name": name},
+        )
     return player
 
 
 def _own_bot(request: Request, name: str) -> Player:
     bot = _player_named(name, bot=True)
     if bot.owner_id != request.user.pk:
-        raise NotYourSeat(message=f"{bot.name} is not your bot.")
+        raise NotYourSeat(message=_("%(name)s is not your bot.") % {"name": bot.name})
     require_bot(request, bot.pk)
     return bot
 
@@ -159,7 +171,9 @@ class MyGamesView(ListAPIView):  # type: ignore[type-arg]
         if wanted is not None and wanted not in GameStatus.values:
             from games.errors import BadGameSetup
 
-            raise BadGameSetup("bad_parameter", f"Unknown status {wanted!r}.")
+            raise BadGameSetup(
+                "bad_parameter", _("Unknown status %(wanted)s.") % {"wanted": repr(wanted)}
+            )
         return selectors.games_for_user(user=self.request.user, status=wanted)
 
 
@@ -250,7 +264,10 @@ class SeatDetailView(APIView):
         a = GameAccess(request, public_id, requested_seat=False, acting=True)
         seat = next((s for s in a.seats if s.position == position), None)
         if seat is None or position not in a.controlled:
-            raise NotYourSeat(message=f"You do not hold seat {position} in this game.")
+            raise NotYourSeat(
+                message=_("You do not hold seat %(position)s in this game.")
+                % {"position": position}
+            )
         game = services.game_leave_seat(game_id=a.game.pk, player=seat.player)
         return Response(GameSummarySerializer(game).data)
 
@@ -313,7 +330,9 @@ class MovesView(APIView):
             if wanted is None:
                 return mine
             if wanted not in mine:
-                raise NotYourSeat(message=f"You do not hold seat {wanted} in this game.")
+                raise NotYourSeat(
+                    message=_("You do not hold seat %(wanted)s in this game.") % {"wanted": wanted}
+                )
             return [wanted]
 
         result = services.move_submit(

@@ -13,24 +13,41 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from backalley_engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
 from backalley_engine.constants import partner_of, team_of
 from backalley_engine.shuffle import hand_size_of
+from games.web.words import board_words, card_name, suit_name
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {
-    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-    "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
-}  # fmt: skip
+# The css class of each suit (the words people read are in games.web.words).
+SUIT_CLASSES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # Suits alternate black and red in this cycle, so a hand rotated to start at trump alternates.
 SUIT_CYCLE = "SHCD"
 # Where each seat sits on the viewer's screen, counted clockwise from the viewer.
 PLACES = ("bottom", "left", "top", "right")
+# Each seat's relation to the viewer, as a key ("you" is tested by the templates).
 RELATIONS = ("you", "left opponent", "partner", "right opponent")
-OPEN_SEAT = "Open seat"  # the one wording for a seat nobody has taken, on every page
-STATUS_TEXT = {"played": "", "voided": "all passed: redealt", "passed_out": "passed out"}
+
+
+def relation_text(relation: str) -> str:
+    return {
+        "you": pgettext("seat", "you"),
+        "left opponent": _("left opponent"),
+        "partner": _("partner"),
+        "right opponent": _("right opponent"),
+    }.get(relation, "")
+
+
+def open_seat() -> str:
+    """The one wording for a seat nobody has taken, on every page."""
+    return _("Open seat")
+
+
+def status_text(status: str) -> str:
+    return {"voided": _("all passed: redealt"), "passed_out": _("passed out")}.get(status, "")
 
 
 @dataclass(frozen=True)
@@ -39,20 +56,19 @@ class CardView:
     rank: str  # as printed: "10", "A", "BB"
     symbol: str  # suit symbol, "" for a joker
     suit: str  # css class: spades, hearts, ..., joker
-    label: str  # for screen readers: "ten of diamonds"
+    label: str  # for screen readers: "ten of diamonds" (in the active language)
     legal: bool = False
     reason: str = ""  # why it may not be played now (the engine's message), if it may not
 
 
 def card_view(code: str, legal: bool = False) -> CardView:
     if code == "BB":
-        return CardView(code, "BB", "\u2605", "joker", "Big Blooper", legal)
+        return CardView(code, "BB", "\u2605", "joker", card_name(code), legal)
     if code == "LB":
-        return CardView(code, "LB", "\u2606", "joker", "Little Blooper", legal)
+        return CardView(code, "LB", "\u2606", "joker", card_name(code), legal)
     rank, suit = code[0], code[1]
     shown = "10" if rank == "T" else rank
-    label = f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
-    return CardView(code, shown, SUIT_SYMBOLS[suit], SUIT_NAMES[suit], label, legal)
+    return CardView(code, shown, SUIT_SYMBOLS[suit], SUIT_CLASSES[suit], card_name(code), legal)
 
 
 def sorted_hand(codes: list[str], trump: str | None) -> list[str]:
@@ -72,8 +88,11 @@ def sorted_hand(codes: list[str], trump: str | None) -> list[str]:
 
 
 def bid_text(bid: Any, level: int = 0) -> str:
-    if bid == "board" and level > 1:
-        return f"board \u00d7{level}"
+    """A bid as the seat plates show it: a number, "pass", "board", "board ×2"."""
+    if bid == "board":
+        return _("board ×%(level)s") % {"level": level} if level > 1 else pgettext("bid", "board")
+    if bid == "pass":
+        return pgettext("bid", "pass")
     return str(bid)
 
 
@@ -86,6 +105,7 @@ class SeatView:
     relation: str
     team: int
     open: bool = False  # nobody sits here yet
+    relation_text: str = ""  # the relation in words, in the active language
     bid: str | None = None
     tricks: int = 0
     dealer: bool = False
@@ -181,15 +201,8 @@ class TableView:
         return [s for p in ("top", "left", "right", "bottom") for s in self.seats if s.place == p]
 
     @property
-    def action_word(self) -> str:
-        return "bid" if self.phase == "bidding" else "play"
-
-
-BOARD_WORDS = {1: "single", 2: "double", 3: "triple", 4: "quadruple"}
-
-
-def board_words(level: int) -> str:
-    return f"{BOARD_WORDS.get(level, f'×{level}')} board"
+    def bidding(self) -> bool:
+        return self.phase == "bidding"
 
 
 def _contract_text(number: int, board: int, bids_done: bool) -> str:
@@ -198,8 +211,8 @@ def _contract_text(number: int, board: int, bids_done: bool) -> str:
     if not bids_done:
         return ""
     if number == 0:
-        return "no tricks (both passed)"
-    return f"{number} trick{'s' if number != 1 else ''}"
+        return _("no tricks (both passed)")
+    return ngettext("%(count)s trick", "%(count)s tricks", number) % {"count": number}
 
 
 def team_lines(
@@ -217,20 +230,24 @@ def team_lines(
         elif board:
             lost = played - took
             if lost:
-                need, state = "board failed", "failed"
+                need, state = _("board failed"), "failed"
             elif left == 0:
-                need, state = "board made", "made"
+                need, state = _("board made"), "made"
             else:
-                need, state = f"must take all {left} left", "open"
+                need = ngettext(
+                    "must take the last trick", "must take all %(count)s left", left
+                ) % {"count": left}
+                state = "open"
         elif number == 0:
-            need, state = "+1 a trick", "open"
+            need, state = _("+1 a trick"), "open"
         elif took >= number:
-            need, state = "made", "made"
+            need, state = pgettext("contract", "made"), "made"
         elif number - took > left:
-            need, state = "cannot make it", "failed"
+            need, state = _("cannot make it"), "failed"
         else:
             more = number - took
-            need, state = f"needs {more} more", "open"
+            need = ngettext("needs %(count)s more", "needs %(count)s more", more) % {"count": more}
+            state = "open"
         out.append(TeamLine(names[t], _contract_text(number, board, bids_done), took, need, state))
     return out
 
@@ -240,21 +257,31 @@ def _rule_text(team: dict[str, Any], hand_size: int) -> str:
     rule, b, k, took, score = (
         team["rule"], team["number"], team["board"], team["tricks"], team["score"]
     )  # fmt: skip
+    words = {"board": board_words(k), "cards": hand_size, "level": k, "score": score}
     if rule == "board_made":
-        return f"{board_words(k)} made: 10 × {hand_size} cards × {k} = +{score}"
+        return _("%(board)s made: 10 × %(cards)s cards × %(level)s = +%(score)s") % words
     if rule == "board_failed":
-        return f"{board_words(k)} lost a trick: −10 × {hand_size} cards × {k} = {score}"
+        return _("%(board)s lost a trick: −10 × %(cards)s cards × %(level)s = %(score)s") % words
     if rule == "zero":
-        return f"both passed: +1 per trick = +{score}"
+        return _("both passed: +1 per trick = +%(score)s") % words
     if rule == "number_made":
         over = took - b
-        extra = f" + {over} extra" if over else ""
-        return f"made {b}: 5 × {b}{extra} = +{score}"
+        if over:
+            return _("made %(bid)s: 5 × %(bid)s + %(over)s extra = +%(score)s") % {
+                "bid": b,
+                "over": over,
+                "score": score,
+            }
+        return _("made %(bid)s: 5 × %(bid)s = +%(score)s") % {"bid": b, "score": score}
     if rule == "number_failed":
-        return f"took {took} of {b}: −5 × {b} = {score}"
+        return _("took %(took)s of %(bid)s: −5 × %(bid)s = %(score)s") % {
+            "took": took,
+            "bid": b,
+            "score": score,
+        }
     if rule == "passed_out":
-        return "passed out (four redeals in a row): 0"
-    return "all four passed: redealt, 0"
+        return _("passed out (four redeals in a row): 0")
+    return _("all four passed: redealt, 0")
 
 
 def deal_summary(
@@ -265,11 +292,16 @@ def deal_summary(
         return None
     by_seat: dict[int, str] = {}
     for b in data["bids"]:
-        by_seat[b["seat"]] = board_words(b["level"]) if b["bid"] == "board" else str(b["bid"])
+        by_seat[b["seat"]] = board_words(b["level"]) if b["bid"] == "board" else bid_text(b["bid"])
     teams = []
     for t, team in enumerate(data["teams"]):
         a, p = seats[t], seats[t + 2]
-        bids = f"{a.name} {by_seat.get(a.position, '–')}, {p.name} {by_seat.get(p.position, '–')}"
+        bids = _("%(first)s %(first_bid)s, %(second)s %(second_bid)s") % {
+            "first": a.name,
+            "first_bid": by_seat.get(a.position, "–"),
+            "second": p.name,
+            "second_bid": by_seat.get(p.position, "–"),
+        }
         teams.append(
             SummaryTeam(
                 name=names[t],
@@ -282,11 +314,13 @@ def deal_summary(
         )
     last = data.get("last_trick")
     status = data["status"]
-    title = (
-        f"Deal {data['number']} ({data['hand_size']} card{'s' if data['hand_size'] != 1 else ''})"
-    )
-    note = {"voided": "All four passed: the deal is dealt again by the next dealer.",
-            "passed_out": "Passed out: four redeals in a row, so it scores 0 and the game moves on."}.get(status, "")  # fmt: skip
+    title = ngettext(
+        "Deal %(number)s (%(count)s card)", "Deal %(number)s (%(count)s cards)", data["hand_size"]
+    ) % {"number": data["number"], "count": data["hand_size"]}
+    note = {
+        "voided": _("All four passed: the deal is dealt again by the next dealer."),
+        "passed_out": _("Passed out: four redeals in a row, so it scores 0 and the game moves on."),
+    }.get(status, "")
     return DealSummary(
         key=f"{data['number']}.{data['attempt']}",
         title=title,
@@ -318,12 +352,13 @@ def seat_views(payload: dict[str, Any], viewer: int | None) -> list[SeatView]:
         out.append(
             SeatView(
                 position=pos,
-                name=info["player"] if info else OPEN_SEAT,
+                name=info["player"] if info else open_seat(),
                 is_bot=bool(info and info["is_bot"]),
                 place=PLACES[rel],
                 relation=RELATIONS[rel] if viewer is not None else "",
                 team=team_of(pos),
                 open=info is None,
+                relation_text=relation_text(RELATIONS[rel]) if viewer is not None else "",
             )
         )
     return out
@@ -344,7 +379,10 @@ def table_view(
     """
     viewer = payload["your_seat"]
     seats = seat_views(payload, viewer)
-    team_names = [f"{seats[0].name} & {seats[2].name}", f"{seats[1].name} & {seats[3].name}"]
+    team_names = [
+        _("%(first)s & %(second)s") % {"first": seats[0].name, "second": seats[2].name},
+        _("%(first)s & %(second)s") % {"first": seats[1].name, "second": seats[3].name},
+    ]
     tv = TableView(seat=viewer, seats=seats, team_names=team_names)
     view = payload.get("view")
     if view is None:  # not started: seats only
@@ -368,14 +406,14 @@ def table_view(
     for c in sorted_hand(view["hand"] or [], tv.trump):
         cv = card_view(c, c in legal)
         if not cv.legal:
-            why = reasons.get(c) or ("" if tv.my_turn else "Not your turn.")
+            why = reasons.get(c) or ("" if tv.my_turn else _("Not your turn."))
             if tv.phase == "bidding" and tv.my_turn:
-                why = "Bid first: cards are played after everyone has bid."
+                why = _("Bid first: cards are played after everyone has bid.")
             cv = CardView(cv.code, cv.rank, cv.symbol, cv.suit, cv.label, False, why)
         tv.hand.append(cv)
     # Bids are offered exactly as the engine lists them, in its order.
     tv.bids = [
-        {"value": a, "text": a}
+        {"value": a, "text": bid_text(a)}
         for a in view["legal_actions"]
         if a in ("pass", "board") or a.isdigit()
     ]
@@ -383,20 +421,33 @@ def table_view(
     tv.attempt = view["attempt"]
     tv.hand_size = view["hand_size"]
     tv.upcard = card_view(view["upcard"])
-    tv.trump_text = f"{SUIT_NAMES[tv.trump]} {SUIT_SYMBOLS[tv.trump]}" if tv.trump else "no trump"
+    tv.trump_text = f"{suit_name(tv.trump)} {SUIT_SYMBOLS[tv.trump]}" if tv.trump else _("no trump")
     swap = view.get("joker_swap")
     if swap:
         # The drawn card is in the view only for its holder (and once the game is over).
-        drawn = (
-            f" and drew the {card_view(swap['drawn']).label}"
-            if swap.get("drawn")
-            else " and drew a card from the pack in its place"
-        )
-        tv.joker_swap = (
-            f"The upcard is a Blooper, so this deal has no trump and no Bloopers in play: "
-            f"{seats[swap['seat']].name} discarded the other one, the "
-            f"{card_view(swap['discarded']).label}, face up{drawn}."
-        )
+        words = {
+            "name": seats[swap["seat"]].name,
+            "discarded": card_name(swap["discarded"]),
+            "drawn": card_name(swap["drawn"]) if swap.get("drawn") else "",
+        }
+        if swap.get("drawn"):
+            tv.joker_swap = (
+                _(
+                    "The upcard is a Blooper, so this deal has no trump and no Bloopers in "
+                    "play: %(name)s discarded the other one, the %(discarded)s, face up and "
+                    "drew the %(drawn)s."
+                )
+                % words
+            )
+        else:
+            tv.joker_swap = (
+                _(
+                    "The upcard is a Blooper, so this deal has no trump and no Bloopers in "
+                    "play: %(name)s discarded the other one, the %(discarded)s, face up and "
+                    "drew a card from the pack in its place."
+                )
+                % words
+            )
     tv.trick = _trick(view["trick"], seats)
     last = view["last_trick"]
     tv.last_trick = _trick(last, seats, last["winner"] if last else None)
@@ -408,10 +459,16 @@ def table_view(
         tv.leader = seats[last["leader"]]
     dealer = seats[view["dealer"]]
     first = seats[(view["dealer"] + 1) % 4]
-    tv.dealer_text = f"{dealer.name} dealt; {first.name}, on the dealer's left, bids first."
+    tv.dealer_text = _("%(dealer)s dealt; %(first)s, on the dealer's left, bids first.") % {
+        "dealer": dealer.name,
+        "first": first.name,
+    }
     top = max(levels) if levels else 0
     if top:
-        tv.board_text = f"Board level: {board_words(top)} (×{top})"
+        tv.board_text = _("Board level: %(board)s (×%(level)s)") % {
+            "board": board_words(top),
+            "level": top,
+        }
     bids_done = len(view["bids"]) == 4
     if contracts is not None:
         tv.team_lines = team_lines(
@@ -424,7 +481,7 @@ def table_view(
         ScoreRow(
             number=d["number"],
             hand_size=hand_size_of(d["number"]),
-            note="in play" if d["status"] == "in_progress" else STATUS_TEXT.get(d["status"], ""),
+            note=_("in play") if d["status"] == "in_progress" else status_text(d["status"]),
             score=d["score"],
             totals=d["totals"],
             current=d["status"] == "in_progress",
@@ -434,7 +491,7 @@ def table_view(
     result = view.get("result")
     if result:
         w = result["winner"]
-        tv.result = "A draw." if w is None else f"{team_names[w]} win."
+        tv.result = _("A draw.") if w is None else _("%(team)s win.") % {"team": team_names[w]}
     return tv
 
 
@@ -442,10 +499,17 @@ def time_control_text(options: dict[str, Any] | None) -> str:
     tc = (options or {}).get("time_control") or {}
     days = tc.get("days_per_move")
     if not days:
-        return "no clock"
-    text = f"{days} day{'s' if days != 1 else ''} per move"
+        return _("no clock")
+    per_move = ngettext("%(count)s day per move", "%(count)s days per move", days) % {"count": days}
     reserve = tc.get("reserve_days")
-    return f"{text} + {reserve} days reserve" if reserve else text
+    if not reserve:
+        return per_move
+    # Two facts side by side (each with its own count), not one sentence.
+    return _("%(per_move)s + %(reserve)s") % {
+        "per_move": per_move,
+        "reserve": ngettext("%(count)s day reserve", "%(count)s days reserve", reserve)
+        % {"count": reserve},
+    }
 
 
 @dataclass(frozen=True)
@@ -482,9 +546,9 @@ def open_choices(summary: dict[str, Any]) -> list[tuple[int, str]]:
         out.append(
             (
                 pos,
-                f"Sit as {partner['player']}\u2019s partner"
+                _("Sit as %(name)s’s partner") % {"name": partner["player"]}
                 if partner
-                else f"Take open seat {pos + 1}",
+                else _("Take open seat %(number)s") % {"number": pos + 1},
             )
         )
     return out

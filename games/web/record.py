@@ -11,11 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from backalley_engine.constants import team_of
 from games import extensions
 from games import selectors as game_selectors
 from games.models import Game, GameStatus, Seat
+from games.web.words import card_name
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -28,10 +30,8 @@ def card_label(text: str | None) -> str:
     """
     if not text:
         return ""
-    if text == "BB":
-        return "Big Blooper"
-    if text == "LB":
-        return "Little Blooper"
+    if text in ("BB", "LB"):
+        return card_name(text)
     rank = "10" if text[0] == "T" else text[0]
     return rank + SUITS.get(text[1], text[1])
 
@@ -48,7 +48,7 @@ def deal_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
                 "hand_size": deal.get("hand_size"),
                 "dealer": deal.get("dealer"),
                 "upcard": card_label(deal.get("upcard")),
-                "trump": SUITS.get(deal.get("trump") or "", "no trump"),
+                "trump": SUITS.get(deal.get("trump") or "") or _("no trump"),
                 "bids": [bids.get(seat, "") for seat in range(4)],
                 "status": deal.get("status"),
                 "tricks_won": deal.get("tricks_won") or [0, 0],
@@ -73,7 +73,7 @@ def _record(game: Game, seats: list[Seat]) -> tuple[dict[str, Any] | None, dict[
 def game_page_context(public_id: str) -> dict[str, Any]:
     game = Game.objects.filter(public_id=public_id).first()
     if game is None:
-        raise Http404(f"No game {public_id!r}.")
+        raise Http404(_("No game %(id)s.") % {"id": repr(public_id)})
     seats = list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
     record, view = _record(game, seats)
     parts = extensions.page_parts(game)

@@ -19,6 +19,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import resolve, reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Player
@@ -43,7 +45,7 @@ def _game(public_id: str) -> Game:
     try:
         return selectors.game_get(public_id=public_id)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
 
 
 def _requested_seat(request: HttpRequest) -> int | None:
@@ -123,9 +125,9 @@ def answer_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("my-games")
     if accept:
-        messages.success(request, f"You took seat {row.position}.")
+        messages.success(request, _("You took seat %(number)s.") % {"number": row.position})
         return redirect("game-table", public_id=row.game.public_id)
-    messages.success(request, "Invitation declined.")
+    messages.success(request, _("Invitation declined."))
     return redirect("my-games")
 
 
@@ -173,7 +175,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("open-games")
-    messages.success(request, "You have a seat.")
+    messages.success(request, _("You have a seat."))
     return redirect("game-table", public_id=public_id)
 
 
@@ -184,7 +186,7 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         public_id,
         lambda game, me: services.game_leave_seat(game_id=game.pk, player=me),
-        done="You left the game.",
+        done=_("You left the game."),
     )
 
 
@@ -215,7 +217,7 @@ def invite(request: HttpRequest, public_id: str) -> HttpResponse:
     raw = request.POST.get("position", "")
     try:
         if raw not in ("0", "1", "2", "3"):
-            raise BadGameSetup(message="Choose one of the open seats.")
+            raise BadGameSetup(message=_("Choose one of the open seats."))
         invited = player_get_by_name(request.POST.get("name", "")[:30])
         invitations.invitation_send(
             game_id=game.pk, by=player_for_user(request.user), position=int(raw), player=invited
@@ -224,9 +226,9 @@ def invite(request: HttpRequest, public_id: str) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("game-table", public_id=public_id)
     if game.seats.filter(player=invited).exists():
-        messages.success(request, f"{invited.name} sits down.")
+        messages.success(request, _("%(name)s sits down.") % {"name": invited.name})
     else:
-        messages.success(request, f"{invited.name} is invited.")
+        messages.success(request, _("%(name)s is invited.") % {"name": invited.name})
     return redirect("game-table", public_id=public_id)
 
 
@@ -238,7 +240,7 @@ def call_off(request: HttpRequest, public_id: str) -> HttpResponse:
         request,
         public_id,
         lambda game, me: services.game_abort(game_id=game.pk, by=me),
-        done="The game is called off.",
+        done=_("The game is called off."),
     )
 
 
@@ -263,8 +265,8 @@ def _result(a: _Access, t: present.TableView) -> dict[str, Any] | None:
             {
                 "seat": s,
                 "team": t.team_names[s.team],
-                "delta": f"{delta:+.1f}" if delta is not None else "",
-                "after": f"{Decimal(r['after']):.0f}" if r else "",
+                "delta": _signed(delta) if delta is not None else "",
+                "after": formats.number_format(Decimal(r["after"]), 0) if r else "",
                 "up": delta is not None and delta > 0,
             }
         )
@@ -272,13 +274,21 @@ def _result(a: _Access, t: present.TableView) -> dict[str, Any] | None:
     return {
         "totals": [a.game.total_0, a.game.total_1],
         "winner": winner,
-        "headline": "A draw" if winner is None else f"{t.team_names[winner]} win",
+        "headline": (
+            _("A draw") if winner is None else _("%(team)s win") % {"team": t.team_names[winner]}
+        ),
         "mine": t.seat is not None and winner is not None and t.seat % 2 == winner,
         "rows": rows,
         "rated": a.game.rated,
         "pending": bool(ratings.get("pending")),
         "can_rematch": bool(a.controlled),
     }
+
+
+def _signed(value: Decimal) -> str:
+    """A rating change with its sign and one decimal, in the language's number format."""
+    text = formats.number_format(value, 1)
+    return f"+{text}" if value > 0 else text
 
 
 def _is_host(request: HttpRequest, game: Game) -> bool:
@@ -338,7 +348,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     (``games.invitations``), as for any new game."""
     a = _Access(request, public_id)
     if a.game.status != GameStatus.FINISHED or not a.controlled:
-        messages.error(request, "Only a player of a finished game can ask for a rematch.")
+        messages.error(request, _("Only a player of a finished game can ask for a rematch."))
         return redirect("game-table", public_id=public_id)
     me = player_for_user(request.user)
     players = [s.player for s in a.seats]

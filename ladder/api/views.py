@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.pagination import PageNumberPagination
@@ -109,7 +110,7 @@ class PlayerGamesView(APIView):
         raw = request.query_params.get("limit", "20")
         if not raw.isdigit() or not 1 <= int(raw) <= 100:
             raise DomainError(
-                "bad_limit", "limit must be a whole number from 1 to 100.", extra={"limit": raw}
+                "bad_limit", _("limit must be a whole number from 1 to 100."), extra={"limit": raw}
             )
         limit = int(raw)
         games = selectors.recent_games(player, limit=limit)

@@ -19,7 +19,7 @@ from tests.conftest import require_service
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("lt", "sv", "gu")
-DOMAINS = ("django",)
+DOMAINS = ("django", "djangojs")
 PLURALS = {"lt": 3, "sv": 2, "gu": 2}
 # Build output and tools, never a source of messages.
 SKIP = shutil.ignore_patterns(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
@@ -29,7 +30,9 @@ TAGS = ["tournaments"]
 def _player_named(name: str) -> Player:
     player = Player.objects.filter(name__iexact=name).first()
     if player is None:
-        raise UnknownPlayer(message=f"No player named {name!r}.", extra={"name": name})
+        raise UnknownPlayer(
+            message=_("No player named %(name)s.") % {"name": repr(name)}, extra={"name": name}
+        )
     return player
 
 
@@ -42,7 +45,9 @@ def _acting(request: Request, name: str | None) -> Player:
     player = _player_named(name)
     user = request.user
     if player.user_id != user.pk and not (player.is_bot and player.owner_id == user.pk):
-        raise NotYourEntry(message=f"{player.name} is neither you nor one of your bots.")
+        raise NotYourEntry(
+            message=_("%(name)s is neither you nor one of your bots.") % {"name": player.name}
+        )
     if player.is_bot:
         require_bot(request, player.pk)
     else:

@@ -8,11 +8,17 @@
 // a card on the felt, a finished trick held (with its winner marked) for a short pause
 // before the next lead, and a deal's summary once it ends. When the events run out, one
 // fresh board is fetched.
+//
+// Every word it shows comes from the page's catalog (Django's JavaScript catalog, loaded
+// before this script): gettext, ngettext and interpolate with named placeholders; the
+// cards' names in the page's language from cardnames.js.
 (function () {
   "use strict";
 
   var root = document.getElementById("table");
   if (!root) return;
+  function fmt(text, values) { return interpolate(text, values, true); }
+  var CARD_NAMES = window.BA_CARD_NAMES || {};
   var api = root.dataset.api;
   var boardUrl = root.dataset.board;
   var seat = root.dataset.seat;
@@ -114,7 +120,9 @@
 
   var baseTitle = document.title;
   function showTurnInTitle() {
-    document.title = (board().classList.contains("my-turn") ? "\u25CF Your turn \u00B7 " : "") + baseTitle;
+    document.title = board().classList.contains("my-turn")
+      ? fmt(gettext("\u25CF Your turn \u00B7 %(title)s"), { title: baseTitle })
+      : baseTitle;
   }
 
   // One board fetch at a time: a refresh asked for while one is on its way runs once that
@@ -190,17 +198,10 @@
 
   // --- cards on the felt, as they land ---------------------------------------------------
 
-  var RANKS = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
-  var RANK_NAMES = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine" };
-  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }; // css classes
   var SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 
-  function cardLabel(code) {
-    if (code === "BB") return "Big Blooper";
-    if (code === "LB") return "Little Blooper";
-    return (RANKS[code[0]] || RANK_NAMES[code[0]]) + " of " + SUITS[code[1]];
-  }
-  function cardName(code) { return "the " + cardLabel(code); }
+  function cardLabel(code) { return CARD_NAMES[code] || code; }
 
   function cardEl(code) {
     var span = document.createElement("span");
@@ -232,7 +233,7 @@
     var box = trickBox();
     if (!box) return;
     box.classList.remove("done");
-    box.setAttribute("aria-label", "The current trick");
+    box.setAttribute("aria-label", gettext("The current trick"));
     box.innerHTML = "";
     heldSince = 0;
   }
@@ -243,8 +244,8 @@
     if (!p) return;
     var mark = document.createElement("span");
     mark.className = "lead-mark";
-    mark.title = "Led this trick";
-    mark.textContent = "lead";
+    mark.title = gettext("Led this trick");
+    mark.textContent = pgettext("mark of the seat that led", "lead");
     p.querySelector(".seat-name").append(" ", mark);
   }
 
@@ -276,24 +277,31 @@
     var box = trickBox();
     if (!box) return;
     box.classList.add("done");
-    box.setAttribute("aria-label", "The finished trick");
+    box.setAttribute("aria-label", gettext("The finished trick"));
     var won = box.querySelector(".played[data-position='" + ev.winner + "']");
     if (won) {
       won.classList.add("winner");
       var s = document.createElement("strong");
-      s.textContent = "won";
+      s.textContent = pgettext("the trick's winner", "won");
       won.querySelector(".by").append(" ", s);
     }
     heldSince = Date.now();
   }
 
+  function seatName(pos) { return names()[pos] || fmt(gettext("seat %(number)s"), { number: pos }); }
+  function bidWord(bid) {
+    if (bid === "pass") return pgettext("bid", "pass");
+    if (bid === "board") return pgettext("bid", "board");
+    return String(bid);
+  }
+
   function describe(ev) {
-    var who = names()[ev.seat] || "seat " + ev.seat;
-    if (ev.type === "bid") return who + " bid " + ev.bid + ".";
-    if (ev.type === "play") return who + " played " + cardName(ev.card) + ".";
-    if (ev.type === "trick") return (names()[ev.winner] || "seat " + ev.winner) + " won the trick.";
-    if (ev.type === "deal_start") return "Deal " + ev.number + " is dealt.";
-    if (ev.type === "game_end") return "The game is over.";
+    var who = seatName(ev.seat);
+    if (ev.type === "bid") return fmt(gettext("%(name)s bid %(bid)s."), { name: who, bid: bidWord(ev.bid) });
+    if (ev.type === "play") return fmt(gettext("%(name)s played the %(card)s."), { name: who, card: cardLabel(ev.card) });
+    if (ev.type === "trick") return fmt(gettext("%(name)s won the trick."), { name: seatName(ev.winner) });
+    if (ev.type === "deal_start") return fmt(gettext("Deal %(number)s is dealt."), { number: ev.number });
+    if (ev.type === "game_end") return gettext("The game is over.");
     return "";
   }
 
@@ -478,7 +486,7 @@
         setBusy(false);
         returnFocus = hadFocus;
         if (!r.ok) {
-          say(data.message || "That move was not accepted (" + r.status + ").", "error");
+          say(data.message || fmt(gettext("That move was not accepted (%(status)s)."), { status: r.status }), "error");
           return refresh().catch(function () {});
         }
         // The feed brings this move and the answers to it; the board follows when they end.
@@ -497,7 +505,7 @@
       });
     }).catch(function () {
       setBusy(false);
-      say("The connection failed; your move may not have been sent. Choose it again to retry.", "error");
+      say(gettext("The connection failed; your move may not have been sent. Choose it again to retry."), "error");
     });
   }
 

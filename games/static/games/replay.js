@@ -1,8 +1,11 @@
-<script>
+// The record page's replay: steps through the game record (docs/record-format.md) one card
+// at a time. Its words come from the page's catalog (Django's JavaScript catalog).
 (function () {
   "use strict";
-  // Steps through the game record (docs/record-format.md) one card at a time.
-  var rec = JSON.parse(document.getElementById("game-record").textContent);
+  var data = document.getElementById("game-record");
+  if (!data) return;
+  var rec = JSON.parse(data.textContent);
+  var names = window.BA_CARD_NAMES || {};
   var SUITS = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
   var deals = rec.deals || [];
   var steps = [];
@@ -15,9 +18,9 @@
   if (rec.result) {  // a finished game opens at its first deal's first card
     at = 0;
   }
+  function fmt(text, values) { return interpolate(text, values, true); }
   function label(c) {
-    if (c === "BB") return "Big Blooper";
-    if (c === "LB") return "Little Blooper";
+    if (c === "BB" || c === "LB") return names[c] || c;
     return (c[0] === "T" ? "10" : c[0]) + (SUITS[c[1]] || c[1]);
   }
   function cardEl(c, played) {
@@ -25,9 +28,18 @@
     s.className = "card" + (played ? " played" : "") + ((c[1] === "H" || c[1] === "D") ? " red" : "");
     s.textContent = label(c);
     s.setAttribute("data-card", c);
+    if (names[c]) s.title = names[c];
     return s;
   }
-  function bidText(b) { return b === undefined ? "" : String(b); }
+  function bidText(b) {
+    if (b === undefined) return "";
+    if (b === "pass") return pgettext("bid", "pass");
+    if (b === "board") return pgettext("bid", "board");
+    return String(b);
+  }
+  function player(seat) {
+    return (rec.players && rec.players[seat]) || fmt(gettext("seat %(number)s"), {number: seat});
+  }
   function el(id) { return document.getElementById(id); }
   function render() {
     if (!steps.length) return;
@@ -50,15 +62,16 @@
       var box = el("replay-seat-" + seat);
       box.textContent = "";
       var head = document.createElement("div");
-      var name = (rec.players && rec.players[seat]) || ("seat " + seat);
-      head.innerHTML = "";
-      head.textContent = name + (d.dealer === seat ? " (dealer)" : "") + " \u2014 bid: " + bidText(bids[seat]);
+      var words = {name: player(seat), bid: bidText(bids[seat])};
+      head.textContent = d.dealer === seat
+        ? fmt(gettext("%(name)s (dealer) \u2014 bid: %(bid)s"), words)
+        : fmt(gettext("%(name)s \u2014 bid: %(bid)s"), words);
       box.appendChild(head);
       var hand = d.hands && d.hands[seat];
       if (hand) {
         hand.filter(function (c) { return !gone[c]; }).forEach(function (c) { box.appendChild(cardEl(c, false)); });
       } else {
-        var h = document.createElement("em"); h.textContent = "hand hidden"; box.appendChild(h);
+        var h = document.createElement("em"); h.textContent = gettext("hand hidden"); box.appendChild(h);
       }
       var toPlay = trick && !trick.done ? (trick.leader + trick.cards.length) % 4 : null;
       box.className = "seat" + (toPlay === seat ? " to-play" : "");
@@ -67,21 +80,38 @@
     t.textContent = "";
     if (trick) {
       var cap = document.createElement("div");
-      cap.textContent = "Trick " + (trick.index + 1) + (trick.done && trick.winner !== null ? " \u2014 won by " + ((rec.players && rec.players[trick.winner]) || "seat " + trick.winner) : "");
+      cap.textContent = trick.done && trick.winner !== null
+        ? fmt(gettext("Trick %(number)s \u2014 won by %(name)s"), {number: trick.index + 1, name: player(trick.winner)})
+        : fmt(gettext("Trick %(number)s"), {number: trick.index + 1});
       t.appendChild(cap);
       trick.cards.forEach(function (p) {
         var line = document.createElement("div");
-        line.appendChild(document.createTextNode(((rec.players && rec.players[p.seat]) || "seat " + p.seat) + ": "));
+        line.appendChild(document.createTextNode(fmt(gettext("%(name)s: "), {name: player(p.seat)})));
         line.appendChild(cardEl(p.card, true));
         t.appendChild(line);
       });
     } else {
-      t.textContent = d.status === "voided" || d.status === "passed_out" ? "All passed: no play" : "Bidding done; no card played yet";
+      t.textContent = d.status === "voided" || d.status === "passed_out" ? gettext("All passed: no play") : gettext("Bidding done; no card played yet");
     }
-    el("replay-deal").textContent = "Deal " + d.number + (d.attempt ? " (redeal " + d.attempt + ")" : "") + " \u00b7 " + d.hand_size + " cards \u00b7 upcard " + label(d.upcard) + " \u00b7 trump " + (d.trump ? SUITS[d.trump] : "none");
+    var facts = {
+      number: d.number, attempt: d.attempt, count: d.hand_size, upcard: label(d.upcard),
+      trump: d.trump ? SUITS[d.trump] : gettext("none")
+    };
+    el("replay-deal").textContent = d.attempt
+      ? fmt(ngettext("Deal %(number)s (redeal %(attempt)s) \u00b7 %(count)s card \u00b7 upcard %(upcard)s \u00b7 trump %(trump)s",
+                     "Deal %(number)s (redeal %(attempt)s) \u00b7 %(count)s cards \u00b7 upcard %(upcard)s \u00b7 trump %(trump)s", d.hand_size), facts)
+      : fmt(ngettext("Deal %(number)s \u00b7 %(count)s card \u00b7 upcard %(upcard)s \u00b7 trump %(trump)s",
+                     "Deal %(number)s \u00b7 %(count)s cards \u00b7 upcard %(upcard)s \u00b7 trump %(trump)s", d.hand_size), facts);
     var end = step.played === step.total;
-    el("replay-tricks").textContent = "Tricks: team 0 " + won[0] + ", team 1 " + won[1] + (end && d.score ? " \u2014 deal score " + d.score[0] + " / " + d.score[1] + ", totals " + d.totals[0] + " \u2013 " + d.totals[1] : "");
-    el("replay-position").textContent = "step " + (at + 1) + " of " + steps.length + " \u00b7 card " + step.played + " of " + step.total;
+    var score = {a: won[0], b: won[1]};
+    if (end && d.score) {
+      score.sa = d.score[0]; score.sb = d.score[1]; score.ta = d.totals[0]; score.tb = d.totals[1];
+      el("replay-tricks").textContent = fmt(gettext("Tricks: team 0 %(a)s, team 1 %(b)s \u2014 deal score %(sa)s / %(sb)s, totals %(ta)s \u2013 %(tb)s"), score);
+    } else {
+      el("replay-tricks").textContent = fmt(gettext("Tricks: team 0 %(a)s, team 1 %(b)s"), score);
+    }
+    el("replay-position").textContent = fmt(gettext("step %(step)s of %(steps)s \u00b7 card %(card)s of %(cards)s"),
+      {step: at + 1, steps: steps.length, card: step.played, cards: step.total});
     el("replay-prev").disabled = at === 0;
     el("replay-next").disabled = at === steps.length - 1;
   }
@@ -100,4 +130,3 @@
   });
   render();
 })();
-</script>
