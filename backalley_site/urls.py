@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as accounts_views
 from backalley_site import pwa
-from backalley_site.views import healthz, home, rules
+from backalley_site.views import healthz, home, in_english, rules
 from bots import views as bots_views
 from bots.arena import urls as arena_urls
 
@@ -30,8 +30,11 @@ urlpatterns = [
     path("games/play-bots/", bots_views.play_bots, name="play-bots"),
     path("games/", include("games.web.urls")),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The schema and its docs page stay English in every language (backalley_site.views).
+    path("api/schema/", in_english(SpectacularAPIView.as_view()), name="schema"),
+    path(
+        "api/docs/", in_english(SpectacularSwaggerView.as_view(url_name="schema")), name="api-docs"
+    ),
     path("api/v1/", include("accounts.api.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/bots/", include("bots.urls")),

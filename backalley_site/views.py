@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -35,3 +39,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         return JsonResponse(error_body("unhealthy", "The database cannot be reached."), status=503)
     return JsonResponse({"status": "ok"})
+
+
+def in_english(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``view`` answered in English whatever the request's language, rendered inside the
+    override (a DRF response renders later, when its language would be the request's)."""
+
+    @functools.wraps(view)
+    def english(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with translation.override("en"):
+            response = view(request, *args, **kwargs)
+            render = getattr(response, "render", None)
+            if callable(render):
+                render()
+        return response
+
+    return english

@@ -8,6 +8,9 @@ the invitation and the news, like reminders) in the app and by e-mail, as the re
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
+from accounts.languages import in_language_of
 from accounts.models import Player
 from clock.models import NotificationKind
 from clock.reminders import _deliver, preferences_for
@@ -24,6 +27,68 @@ def _recipient(player: Player) -> Player | None:
     return Player.objects.filter(user_id=player.owner_id).select_related("user").first()
 
 
+def _words(
+    event: InvitationEvent, *, invitee: Player, inviter: Player | None, rated: bool
+) -> tuple[str, str]:
+    """The notice's title and body in the active language, each one whole sentence."""
+    words = {
+        "by": inviter.name if inviter else _("Someone"),
+        "bot": invitee.name,
+        "name": invitee.name,
+        "game": event.public_id,
+        "seat": event.position,
+        "id": event.invitation_id,
+    }
+    api = (
+        _(
+            "Accept or decline on My games, or through the API "
+            "(POST /api/v1/invitations/%(id)s/accept/ or .../decline/)."
+        )
+        % words
+    )
+    if event.kind == "invited":
+        if invitee.is_bot:
+            title = _("%(by)s invites your bot %(bot)s to game %(game)s") % words
+            body = (
+                _("%(by)s invites your bot %(bot)s to seat %(seat)s of a rated game (%(game)s).")
+                if rated
+                else _(
+                    "%(by)s invites your bot %(bot)s to seat %(seat)s of an unrated game "
+                    "(%(game)s)."
+                )
+            ) % words
+        else:
+            title = _("%(by)s invites you to game %(game)s") % words
+            body = (
+                _("%(by)s invites you to seat %(seat)s of a rated game (%(game)s).")
+                if rated
+                else _("%(by)s invites you to seat %(seat)s of an unrated game (%(game)s).")
+            ) % words
+        return title, f"{body} {api}"
+    if event.kind == "accepted":
+        return (
+            _("%(name)s accepted your invitation to game %(game)s") % words,
+            _("%(name)s accepted your invitation to seat %(seat)s of game %(game)s.") % words,
+        )
+    if event.kind == "declined":
+        return (
+            _("%(name)s declined your invitation to game %(game)s") % words,
+            _(
+                "%(name)s declined your invitation to seat %(seat)s of game %(game)s. That "
+                "seat is now open to anyone."
+            )
+            % words,
+        )
+    return (
+        _("%(name)s let your invitation to game %(game)s expire") % words,
+        _(
+            "%(name)s did not answer your invitation to seat %(seat)s of game %(game)s in "
+            "time. That seat is now open to anyone."
+        )
+        % words,
+    )
+
+
 def invitation_notify(event: InvitationEvent) -> bool:
     invitee = Player.objects.filter(pk=event.player_id).first()
     game = Game.objects.filter(pk=event.game_id).first()
@@ -34,27 +99,12 @@ def invitation_notify(event: InvitationEvent) -> bool:
         if event.invited_by_id is not None
         else None
     )
-    by = inviter.name if inviter else "Someone"
-    what = "rated" if game.rated else "unrated"
-    if event.kind == "invited":
-        to = _recipient(invitee)
-        whom = "you" if not invitee.is_bot else f"your bot {invitee.name}"
-        title = f"{by} invites {whom} to game {event.public_id}"
-        body = (
-            f"{by} invites {whom} to seat {event.position} of a {what} game "
-            f"({event.public_id}). Accept or decline on My games, or through the API "
-            f"(POST /api/v1/invitations/{event.invitation_id}/accept/ or .../decline/)."
-        )
-    else:
-        to = inviter
-        title = f"{invitee.name} {event.kind} your invitation to game {event.public_id}"
-        body = (
-            f"{invitee.name} {event.kind} your invitation to seat {event.position} of game "
-            f"{event.public_id}."
-            + ("" if event.kind == "accepted" else " That seat is now open to anyone.")
-        )
+    to = _recipient(invitee) if event.kind == "invited" else inviter
     if to is None or to.user_id is None:
         return False
+    # Written in the recipient's language, whichever request or worker sent the news.
+    with in_language_of(to):
+        title, body = _words(event, invitee=invitee, inviter=inviter, rated=game.rated)
     prefs = preferences_for(to)
     return _deliver(
         to,

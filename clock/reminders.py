@@ -19,7 +19,10 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts.languages import in_language_of
 from accounts.models import Player
 from clock.models import (
     GameClock,
@@ -40,7 +43,11 @@ def preferences_for(player: Player) -> NotificationPreference:
 
 
 def _iso(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "no deadline"
+    """A deadline for a notice: year-month-day and the time, which every language reads
+    the same (a notice is kept and mailed, so it names no weekday to go stale)."""
+    if value is None:
+        return _("no deadline")
+    return _("%(when)s UTC") % {"when": value.strftime("%Y-%m-%d %H:%M")}
 
 
 def _deliver(
@@ -96,17 +103,32 @@ def send_due_reminders(*, now: datetime | None = None) -> int:
         if seat is not None and not seat.player.is_bot and seat.abandoned_at is None:
             prefs = preferences_for(seat.player)
             game = clock.game
-            title = f"Your move in game {game.public_id}: time is running out"
-            body = (
-                f"It is your turn in game {game.public_id} (seat {clock.turn_seat}). "
-                f"Your time for this move runs out at {_iso(clock.deadline)}"
-                + (
-                    f"; your reserve lasts until {_iso(clock.expires_at)}."
-                    if clock.expires_at != clock.deadline
-                    else "."
-                )
-                + " After that the house bot moves for you."
-            )
+            # In the player's own language (the beat's worker has none of its own).
+            with in_language_of(seat.player):
+                words = {
+                    "game": game.public_id,
+                    "seat": clock.turn_seat,
+                    "deadline": _iso(clock.deadline),
+                    "reserve": _iso(clock.expires_at),
+                }
+                title = _("Your move in game %(game)s: time is running out") % words
+                if clock.expires_at != clock.deadline:
+                    body = (
+                        _(
+                            "It is your turn in game %(game)s (seat %(seat)s). Your time for this "
+                            "move runs out at %(deadline)s; your reserve lasts until %(reserve)s. "
+                            "After that the house bot moves for you."
+                        )
+                        % words
+                    )
+                else:
+                    body = (
+                        _(
+                            "It is your turn in game %(game)s (seat %(seat)s). Your time for this "
+                            "move runs out at %(deadline)s. After that the house bot moves for you."
+                        )
+                        % words
+                    )
             if _deliver(
                 seat.player,
                 NotificationKind.REMINDER,
@@ -156,19 +178,27 @@ def send_daily_digests(*, now: datetime | None = None) -> int:
         if not (prefs.digest_email or prefs.digest_inapp):
             continue
         lines = []
-        for seat in seats:
-            clock = getattr(seat.game, "clock", None)
-            deadline = (
-                clock.deadline
-                if clock is not None and clock.turn_seq == seat.game.move_count
-                else None
-            )
-            lines.append(
-                f"- game {seat.game.public_id}, seat {seat.position}: due {_iso(deadline)}"
-            )
-        n = len(seats)
-        title = f"{n} game{'s' if n != 1 else ''} waiting on you"
-        body = "It is your turn in:\n" + "\n".join(lines)
+        with in_language_of(player):
+            for seat in seats:
+                clock = getattr(seat.game, "clock", None)
+                deadline = (
+                    clock.deadline
+                    if clock is not None and clock.turn_seq == seat.game.move_count
+                    else None
+                )
+                lines.append(
+                    _("- game %(game)s, seat %(seat)s: due %(deadline)s")
+                    % {
+                        "game": seat.game.public_id,
+                        "seat": seat.position,
+                        "deadline": _iso(deadline),
+                    }
+                )
+            n = len(seats)
+            title = ngettext(
+                "%(count)s game waiting on you", "%(count)s games waiting on you", n
+            ) % {"count": n}
+            body = _("It is your turn in:") + "\n" + "\n".join(lines)
         if _deliver(
             player,
             NotificationKind.DIGEST,

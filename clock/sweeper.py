@@ -20,7 +20,9 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts.languages import in_language_of
 from bots.brain import turn_seed
 from clock import substitute, timecontrol
 from clock.models import GameClock, Notification, NotificationKind, SeatClock
@@ -115,15 +117,17 @@ def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = Fals
 def _tell(seat: Seat, game: Game, seq: int, gone: bool) -> None:
     if seat.player.is_bot:
         return
-    if gone:
-        title = f"Game {game.public_id}: the house bot has taken your seat"
-        body = (
-            f"You ran out of time {timecontrol.TIMEOUTS_TO_ABANDON} times in a row, so the "
-            "house bot plays your seat to the end of the game; it counts as a loss for you."
-        )
-    else:
-        title = f"Game {game.public_id}: your time ran out"
-        body = f"The house bot made move {seq} for you."
+    # In the player's own language, whoever's process noticed the timeout.
+    with in_language_of(seat.player):
+        if gone:
+            title = _("Game %(game)s: the house bot has taken your seat") % {"game": game.public_id}
+            body = _(
+                "You ran out of time %(times)s times in a row, so the house bot plays your "
+                "seat to the end of the game; it counts as a loss for you."
+            ) % {"times": timecontrol.TIMEOUTS_TO_ABANDON}
+        else:
+            title = _("Game %(game)s: your time ran out") % {"game": game.public_id}
+            body = _("The house bot made move %(seq)s for you.") % {"seq": seq}
     Notification.objects.create(
         player=seat.player, kind=NotificationKind.TIMEOUT, game=game, title=title, body=body
     )
