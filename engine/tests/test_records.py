@@ -36,7 +36,7 @@ def record(game: GameState) -> dict[str, Any]:
 
 
 def test_finished_record_shows_everything_and_the_seed(record: dict[str, Any]) -> None:
-    assert record["format"] == "backalley-record" and record["version"] == 1
+    assert record["format"] == "backalley-record" and record["version"] == 2
     assert record["seed"] == SEED and record["game"] == "g1"
     assert all(all(h is not None for h in d["hands"]) for d in record["deals"])
     assert record["result"]["totals"] == record["deals"][-1]["totals"]

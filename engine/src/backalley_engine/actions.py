@@ -1,5 +1,11 @@
 """Actions as ints: 0..53 play that card, 54 pass, 54+k bid k (1..12), 67 board.
 
+Claims (docs/rules.md §10) are actions too, so the move log replays them: ``claim_action(
+seat, k)`` (68..123) claims k of the remaining tricks for the seat's team (k = 0 concedes),
+``accept_action(seat)`` (124..127) and ``refuse_action(seat)`` (128..131) answer it, and
+``LAPSE`` (132) records that the answer did not come in time. Any seat may make them, not
+only the seat to act, so each carries its seat.
+
 Text and JSON forms round-trip:
 
 >>> action_str(parse_action("board")), action_str(bid_action(3)), action_str(parse_action("as"))
@@ -18,7 +24,44 @@ from backalley_engine.errors import ActionParseError, CardParseError
 PASS: Final = 54
 BOARD: Final = 67
 MAX_BID: Final = 12
-NUM_ACTIONS: Final = 68
+NUM_ACTIONS: Final = 68  # the turn's actions: cards and bids
+CLAIM_BASE: Final = 68
+ACCEPT_BASE: Final = 124
+REFUSE_BASE: Final = 128
+LAPSE: Final = 132
+LAST_ACTION: Final = 132
+
+
+def claim_action(seat: int, tricks: int) -> int:
+    """The action of ``seat`` claiming ``tricks`` (0..13) of the remaining tricks."""
+    if not 0 <= seat <= 3 or not 0 <= tricks <= 13:
+        raise ActionParseError("A claim is a seat 0..3 and 0 to 13 tricks.", {})
+    return CLAIM_BASE + seat * 14 + tricks
+
+
+def accept_action(seat: int) -> int:
+    return ACCEPT_BASE + seat
+
+
+def refuse_action(seat: int) -> int:
+    return REFUSE_BASE + seat
+
+
+def claim_parts(action: int) -> tuple[str, int, int]:
+    """("claim", seat, tricks), ("accept", seat, 0), ("refuse", seat, 0) or ("lapse", -1, 0).
+
+    >>> claim_parts(claim_action(2, 3)), claim_parts(LAPSE)
+    (('claim', 2, 3), ('lapse', -1, 0))
+    """
+    if CLAIM_BASE <= action < ACCEPT_BASE:
+        return ("claim", (action - CLAIM_BASE) // 14, (action - CLAIM_BASE) % 14)
+    if ACCEPT_BASE <= action < REFUSE_BASE:
+        return ("accept", action - ACCEPT_BASE, 0)
+    if REFUSE_BASE <= action < LAPSE:
+        return ("refuse", action - REFUSE_BASE, 0)
+    if action == LAPSE:
+        return ("lapse", -1, 0)
+    raise ActionParseError(f"Not a claim action: {action!r}.", {})
 
 
 def bid_action(k: int) -> int:
@@ -29,7 +72,7 @@ def bid_action(k: int) -> int:
 
 
 def _check(action: int) -> None:
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= LAST_ACTION:
         raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)})
 
 
@@ -38,6 +81,11 @@ def action_str(action: int) -> str:
     _check(action)
     if action < NUM_CARDS:
         return card_str(action)
+    if action >= NUM_ACTIONS:
+        kind, seat, tricks = claim_parts(action)
+        return (
+            f"claim:{seat}:{tricks}" if kind == "claim" else kind if seat < 0 else f"{kind}:{seat}"
+        )
     if action == PASS:
         return "pass"
     if action == BOARD:
@@ -95,6 +143,11 @@ def action_to_json(action: int) -> dict[str, Any]:
     _check(action)
     if action < NUM_CARDS:
         return {"card": card_str(action)}
+    if action >= NUM_ACTIONS:
+        kind, seat, tricks = claim_parts(action)
+        if kind == "claim":
+            return {"claim": tricks}
+        return {"claim_answer": kind}
     return {"bid": bid_json(action)}
 
 

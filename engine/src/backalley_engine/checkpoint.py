@@ -55,6 +55,13 @@ def _deal_data(d: DealCore) -> dict[str, Any]:
         "broken": d.broken,
         "tricks": [[leader, list(cards), winner] for leader, cards, winner in d.tricks],
         "won": list(d.won),
+        # Claims (backalley_engine.claims); absent from checkpoints written before them.
+        "claim": d.claim,
+        "claim_ok": d.claim_ok,
+        "revealed": d.revealed,
+        "claim_end": None if d.claim_end is None else list(d.claim_end),
+        "credit": list(d.credit),
+        "claim_marks": list(d.claim_marks),
     }
 
 
@@ -71,6 +78,13 @@ def _restore_deal(d: DealCore, data: dict[str, Any]) -> None:
     d.broken = bool(data["broken"])
     d.tricks = [(int(t[0]), tuple(int(c) for c in t[1]), int(t[2])) for t in data["tricks"]]
     d.won = [int(w) for w in data["won"]]
+    d.claim = int(data.get("claim", -1))
+    d.claim_ok = int(data.get("claim_ok", 0))
+    d.revealed = int(data.get("revealed", 0))
+    end = data.get("claim_end")
+    d.claim_end = None if end is None else (int(end[0]), int(end[1]), int(end[2]), str(end[3]))
+    d.credit = [int(c) for c in data.get("credit", (0, 0))]
+    d.claim_marks = [int(m) for m in data.get("claim_marks", (-1, -1))]
     if d.trick:  # the trick in progress: what its lead obliges the others to play
         d._lead(d.trick[0])
 

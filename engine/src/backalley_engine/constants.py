@@ -28,7 +28,8 @@ IN_PROGRESS: Final = "in_progress"
 DEAL_STATUSES: Final = (PLAYED, VOIDED, PASSED_OUT, IN_PROGRESS)
 
 RECORD_FORMAT: Final = "backalley-record"
-RECORD_VERSION: Final = 1
+RECORD_VERSION: Final = 2  # what writers write; readers accept these:
+RECORD_VERSIONS: Final = (1, 2)  # 2 adds a deal's "claim" (docs/record-format.md)
 
 
 def team_of(seat: int) -> int:

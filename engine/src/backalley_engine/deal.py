@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from backalley_engine.actions import BOARD, PASS
+from backalley_engine.actions import ACCEPT_BASE, BOARD, PASS, REFUSE_BASE
 from backalley_engine.cards import (
     BB,
     JOKER_LISTS,
@@ -171,6 +171,12 @@ class DealCore:
         "broken",
         "tricks",
         "won",
+        "claim",
+        "claim_ok",
+        "revealed",
+        "claim_end",
+        "credit",
+        "claim_marks",
         "_lm",
     )
 
@@ -197,6 +203,17 @@ class DealCore:
         # Completed tricks as (leader, cards in play order, winner).
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
         self.won = [0, 0, 0, 0]
+        # Claims (docs/rules.md §10; backalley_engine.claims): the pending claim as
+        # seat * 14 + tricks (-1: none), the opponents who accepted it (a seat mask), the
+        # seats whose hand is public since they claimed, how a claim ended the deal
+        # (seat, tricks, remaining, "proven" | "accepted"), the tricks it credited per team,
+        # and per team the trick count at its last claim (one claim per team between tricks).
+        self.claim = -1
+        self.claim_ok = 0
+        self.revealed = 0
+        self.claim_end: tuple[int, int, int, str] | None = None
+        self.credit = [0, 0]
+        self.claim_marks = [-1, -1]
         self._lm = -1  # legal mask cached by legal_actions() until the next action
 
     def _share_deal_into(self, c: DealCore) -> None:
@@ -222,6 +239,12 @@ class DealCore:
         c.broken = self.broken
         c.tricks = self.tricks
         c.won = self.won
+        c.claim = self.claim
+        c.claim_ok = self.claim_ok
+        c.revealed = self.revealed
+        c.claim_end = self.claim_end
+        c.credit = self.credit
+        c.claim_marks = self.claim_marks
         c._lm = self._lm
 
     def _copy_deal_into(self, c: DealCore) -> None:
@@ -246,6 +269,12 @@ class DealCore:
         c.broken = self.broken
         c.tricks = self.tricks[:]
         c.won = self.won[:]
+        c.claim = self.claim
+        c.claim_ok = self.claim_ok
+        c.revealed = self.revealed
+        c.claim_end = self.claim_end
+        c.credit = self.credit[:]
+        c.claim_marks = self.claim_marks[:]
         c._lm = self._lm
 
     # -- legal moves -------------------------------------------------------------------
@@ -274,6 +303,8 @@ class DealCore:
         """Legal actions of the seat to act, in ascending order."""
         if self.phase != PLAYING:
             return list(BID_ACTIONS[self.n]) if self.phase == BIDDING else []
+        if self.claim >= 0:  # a claim waits for this opponent's answer
+            return [ACCEPT_BASE + self.to_act, REFUSE_BASE + self.to_act]
         m = self._lm
         if m < 0:
             m = self._lm = self.legal_mask()
@@ -420,8 +451,10 @@ class DealCore:
         return len(self.bids) == 4 and self.bids.count(PASS) == 4
 
     def team_tricks(self) -> tuple[int, int]:
+        """Tricks by team: those won in play plus those a claim credited."""
         w = self.won
-        return (w[0] + w[2], w[1] + w[3])
+        c = self.credit
+        return (w[0] + w[2] + c[0], w[1] + w[3] + c[1])
 
     def contracts(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """Per team (sum of numbers, board level); board level 0 means a numeric contract."""
@@ -435,7 +468,7 @@ class DealCore:
 
     def scores(self) -> tuple[int, int]:
         """This deal's points by team; (0, 0) for a voided deal or one not yet played out."""
-        if self.phase != DONE or not self.tricks:
+        if self.phase != DONE or not (self.tricks or self.claim_end is not None):
             return (0, 0)
         t = self.team_tricks()
         c = self.contracts()

@@ -93,3 +93,22 @@ class BadSchedule(EngineError, ValueError):
     """A run of deals that is not one (docs/rules.md §2: deals 1 to 25)."""
 
     code = "bad_schedule"
+
+
+class ClaimNotAllowed(EngineError):
+    """No claim now: not between tricks of a deal in play, one is pending, or the same team
+    claimed already since the last trick."""
+
+    code = "claim_not_allowed"
+
+
+class ClaimPending(EngineError):
+    """A claim waits for the opponents' answers: play goes on once it is answered."""
+
+    code = "claim_pending"
+
+
+class NoClaimPending(EngineError):
+    """There is no claim for this seat to answer."""
+
+    code = "no_claim_pending"

@@ -62,6 +62,7 @@ class Observation:
         "played",
         "excluded",
         "unseen",
+        "shown",
         "_levels",
         "_contracts",
         "_broken",
@@ -89,6 +90,7 @@ class Observation:
     played: tuple[int, int, int, int]  # cards played per seat this deal
     excluded: tuple[int, int, int, int]  # cards a seat is known not to hold now
     unseen: int  # cards in another hand or the undealt stock
+    shown: tuple[int, int, int, int]  # hands made public by a claim (0 when not shown)
 
     def __init__(
         self,
@@ -138,7 +140,14 @@ class Observation:
         gone = out_of_play(self.upcard) | played[0] | played[1] | played[2] | played[3]
         self.played = (played[0], played[1], played[2], played[3])
         self.unseen = FULL_DECK_MASK & ~gone & ~self.hand
-        self.excluded = self._inferred_exclusions()
+        # A seat that claimed showed its hand (docs/rules.md §10): known exactly from then.
+        shown = [deal.hands[s] if deal.revealed >> s & 1 and s != seat else 0 for s in range(4)]
+        self.shown = (shown[0], shown[1], shown[2], shown[3])
+        ex = list(self._inferred_exclusions())
+        for s in range(4):
+            if deal.revealed >> s & 1 and s != seat:
+                ex[s] |= FULL_DECK_MASK & ~deal.hands[s]
+        self.excluded = (ex[0], ex[1], ex[2], ex[3])
 
     @classmethod
     def from_deal(

@@ -1,4 +1,4 @@
-"""Game records in the ``backalley-record`` format, version 1 (docs/record-format.md).
+"""Game records in the ``backalley-record`` format, version 2 (docs/record-format.md).
 
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from backalley_engine.actions import bid_json, parse_bid
+from backalley_engine.actions import accept_action, bid_json, claim_action, parse_bid
 from backalley_engine.cards import card_str, cards_str, mask_to_cards, parse_card
+from backalley_engine.claims import ACCEPTED, claim_entry
 from backalley_engine.constants import RECORD_FORMAT, RECORD_VERSION
 from backalley_engine.errors import BadRecord, EngineError
 from backalley_engine.events import trump_str
@@ -45,7 +46,7 @@ def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]
     ]
     if d.trick:
         tricks.append({"leader": d.leader, "cards": cards_str(d.trick), "winner": None})
-    return {
+    out = {
         "number": info.number,
         "attempt": info.attempt,
         "hand_size": d.n,
@@ -61,6 +62,10 @@ def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]
         "score": list(info.score),
         "totals": list(info.totals),
     }
+    claim = claim_entry(d)
+    if claim is not None:
+        out["claim"] = claim
+    return out
 
 
 def write_record(
@@ -95,7 +100,9 @@ def _seat_of(obj: object) -> int:
 
 
 def record_actions(record: dict[str, Any]) -> list[int]:
-    """The move log of a record: each deal's bids, then its cards in play order."""
+    """The move log of a record: each deal's bids, then its cards in play order, then the
+    claim that ended it (and, for an accepted one, both opponents' acceptances). Claims that
+    were refused or lapsed are not in a record: they changed no card, bid or score."""
     if not isinstance(record, dict) or not isinstance(record.get("deals"), list):
         raise BadRecord("A record is an object with a 'deals' list.", {})
     actions: list[int] = []
@@ -106,6 +113,12 @@ def record_actions(record: dict[str, Any]) -> list[int]:
                 actions.append(parse_bid(b["bid"]))
             for t in deal["tricks"]:
                 actions.extend(parse_card(c) for c in t["cards"])
+            claim = deal.get("claim")
+            if claim is not None:  # version 2: the claim that ended the deal
+                seat = _seat_of(claim["seat"])
+                actions.append(claim_action(seat, int(claim["tricks"])))
+                if claim.get("how") == ACCEPTED:
+                    actions += [accept_action((seat + 1) & 3), accept_action((seat + 3) & 3)]
     except EngineError as e:
         raise BadRecord(f"Unreadable move in the record: {e.message}", e.extra) from None
     except (KeyError, TypeError) as e:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from backalley_engine.actions import BOARD, PASS, action_str
+from backalley_engine.actions import BOARD, LAST_ACTION, PASS, action_str
 from backalley_engine.constants import (
     FINISHED,
     IN_PROGRESS,
@@ -37,7 +37,7 @@ from backalley_engine.constants import (
     VOIDED,
 )
 from backalley_engine.deal import DONE, DealCore, DealState
-from backalley_engine.errors import ActionParseError, GameOver, NotYourTurn
+from backalley_engine.errors import ActionParseError, ClaimPending, GameOver, NotYourTurn
 from backalley_engine.events import deal_end_events, deal_start_events, play_events
 from backalley_engine.schedule import WHOLE_GAME, Schedule
 from backalley_engine.shuffle import (
@@ -202,11 +202,22 @@ class GameState(DealCore):
         Raises a typed ``EngineError`` and changes nothing when the action is not legal.
         When ``events`` is a list, the events this action caused are appended to it.
         """
-        if type(action) is not int or not 0 <= action <= BOARD:  # bool and the rest refused
+        if type(action) is not int or not 0 <= action <= LAST_ACTION:  # bool and the rest refused
             raise ActionParseError(f"Not an action: {action!r}.", {"action": repr(action)[:20]})
         actor = self.seat_to_act
         if actor is None:
             raise GameOver("The game is over.")
+        if action > BOARD:  # a claim or its answer: any seat may make them (backalley_engine.claims)
+            from backalley_engine.claims import apply_claim_action
+
+            if apply_claim_action(self, action, seat, events):
+                self._end_deal(events)
+            return
+        if self.claim >= 0:
+            raise ClaimPending(
+                "A claim waits for the opponents' answers: play goes on once it is answered.",
+                {"claim": self.claim},
+            )
         if seat is not None and seat != actor:
             raise NotYourTurn(f"It is seat {actor}'s turn.", {"seat_to_act": actor})
         if action < 54:
@@ -233,7 +244,7 @@ class GameState(DealCore):
 
     def _end_deal(self, events: list[dict[str, Any]] | None) -> None:
         score = (0, 0)
-        if self.tricks:
+        if self.tricks or self.claim_end is not None:
             status = PLAYED
             score = self.scores()
             self.totals = (self.totals[0] + score[0], self.totals[1] + score[1])

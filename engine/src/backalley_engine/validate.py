@@ -15,15 +15,17 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from backalley_engine import solver
 from backalley_engine.actions import parse_bid
 from backalley_engine.cards import BB, LB, card_str
+from backalley_engine.claims import ACCEPTED, CLAIM_BUDGET, PROVEN
 from backalley_engine.constants import (
     DEAL_STATUSES,
     MAX_ATTEMPTS,
     RECORD_FORMAT,
-    RECORD_VERSION,
+    RECORD_VERSIONS,
 )
-from backalley_engine.deal import PLAYING, DealState, bidder
+from backalley_engine.deal import DONE, PLAYING, DealState, bidder
 from backalley_engine.errors import BadSchedule, EngineError
 from backalley_engine.events import trump_str
 from backalley_engine.schedule import Schedule
@@ -59,6 +61,7 @@ class _Validator(PlayChecker):
         super().__init__()
         self.record = record
         self.seed: str | None = None
+        self.version = 1
 
     # -- the record -----------------------------------------------------------------------
     def run(self) -> None:
@@ -68,8 +71,9 @@ class _Validator(PlayChecker):
         assert isinstance(rec, dict)
         if rec.get("format") != RECORD_FORMAT:
             self.fail(f"format must be '{RECORD_FORMAT}'.")
-        if not _is_int(rec.get("version")) or rec.get("version") != RECORD_VERSION:
-            self.fail(f"version must be {RECORD_VERSION}.")
+        if not _is_int(rec.get("version")) or rec.get("version") not in RECORD_VERSIONS:
+            self.fail(f"version must be one of {', '.join(map(str, RECORD_VERSIONS))}.")
+        self.version = rec["version"]
         players = rec.get("players")
         if players is not None and not (isinstance(players, list) and len(players) == 4):
             self.fail("players must list four names (seats 0..3) or be null.")
@@ -223,12 +227,56 @@ class _Validator(PlayChecker):
         if status in ("voided", "passed_out"):
             self.fail(f"Status {status!r} but not everyone passed.")
         d = self.play_tricks(tricks, known, upcard, dealer, n, actions, swap, status)
-        if status == "played" and len(d.tricks) != n:
+        if deal.get("claim") is not None:
+            self.check_claim(deal["claim"], d, status, all(h >= 0 for h in known))
+        elif status == "played" and len(d.tricks) != n:
             self.fail(f"A played deal has {n} complete tricks; the record has {len(tricks)}.")
         if status == "in_progress" and (len(d.tricks) == n or not is_last):
             self.fail("A deal in progress must be the last deal and unfinished.")
         self.trick = None
         return status, self.check_tail(deal, d, status, totals)
+
+    def check_claim(self, claim: object, d: DealState, status: str, hands_known: bool) -> None:
+        """A version-2 claim that ended the deal: credit its tricks to ``d`` (then the tail is
+        checked as usual). A proven claim is checked by the engine's search when every hand
+        is known (an answer over the search's budget is not held against the record)."""
+        self.trick = None
+        if self.version < 2:
+            self.fail("A deal's claim needs record version 2.")
+        if not isinstance(claim, dict):
+            self.fail("claim must be {seat, tricks, remaining, how}.")
+        assert isinstance(claim, dict)
+        seat, tricks, rem, how = (claim.get(k) for k in ("seat", "tricks", "remaining", "how"))
+        if not (_is_int(seat) and 0 <= seat <= 3):  # type: ignore[operator]
+            self.fail("claim.seat must be a seat 0..3.")
+        if status != "played":
+            self.fail("A deal a claim ended has the status 'played'.")
+        if d.trick:
+            self.fail("A claim is made between tricks: the last trick must be complete.")
+        left = d.n - len(d.tricks)
+        if rem != left or not _is_int(rem):
+            self.fail(f"claim.remaining should be {left} (tricks still to play).")
+        if not _is_int(tricks) or not 0 <= tricks <= left:  # type: ignore[operator]
+            self.fail(f"claim.tricks must be between 0 and {left}.")
+        if how not in (PROVEN, ACCEPTED):
+            self.fail("claim.how must be 'proven' or 'accepted'.")
+        assert isinstance(seat, int) and isinstance(tricks, int)
+        holds = (
+            solver.claim_holds(d, seat=seat, tricks=tricks, budget=CLAIM_BUDGET)
+            if how == PROVEN and hands_known
+            else None
+        )
+        if holds is False:
+            self.fail(
+                f"The claim of seat {seat} ({tricks} tricks) does not hold against every "
+                "continuation: it was not proven."
+            )
+        team = seat & 1
+        d.credit = [0, 0]
+        d.credit[team] = tricks
+        d.credit[team ^ 1] = left - tricks
+        d.claim_end = (seat, tricks, left, str(how))
+        d.phase = DONE
 
     def check_tail(
         self, deal: dict[str, Any], d: DealState, status: str, totals: tuple[int, int]

@@ -11,10 +11,26 @@ from typing import TYPE_CHECKING, Any
 
 from backalley_engine.actions import action_str, bid_json
 from backalley_engine.cards import card_str, cards_str, mask_to_cards
+from backalley_engine.claims import claim_entry, pending, public_hands, waiting_for
 from backalley_engine.events import trump_str
 
 if TYPE_CHECKING:
+    from backalley_engine.deal import DealCore
     from backalley_engine.state import GameState
+
+
+def _claim_view(d: DealCore) -> dict[str, Any] | None:
+    p = pending(d)
+    if p is not None:
+        return {
+            "seat": p[0],
+            "tricks": p[1],
+            "remaining": d.n - len(d.tricks),
+            "status": "pending",
+            "waiting_for": waiting_for(d),
+        }
+    end = claim_entry(d)
+    return None if end is None else {**end, "status": "ended"}
 
 
 def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
@@ -71,6 +87,12 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
             for i in game.all_deals()
         ],
         "totals": list(game.totals),
+        # Claims (docs/rules.md §10): the one waiting for answers, how one ended the deal,
+        # and the hands made public by claiming (as they are now).
+        "claim": _claim_view(d),
+        "shown_hands": {
+            str(s): cards_str(mask_to_cards(m)) for s, m in public_hands(d).items() if s != seat
+        },
         "seat_to_act": to_act,
         "legal_actions": [action_str(a) for a in game.legal_actions()] if mine else [],
         "result": (
