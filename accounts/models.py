@@ -52,6 +52,11 @@ class Player(models.Model):
     is_house = models.BooleanField(
         default=False, help_text="One of the club's own bots (a system player)."
     )
+    # The service makes this player's forced actions for it (docs/rules.md §10); a person
+    # may turn it off for their seats.
+    autoplay = models.BooleanField(
+        default=True, help_text="Play my forced actions (a single legal card) for me."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # A bot deleted by its owner after it played: kept for its games' records and its name,
     # but it can no longer be seated, invited or use a token.

@@ -66,6 +66,13 @@ STATUS_BY_CODE: dict[str, int] = {
     "creator_not_seated": 409,
     "too_many_waiting_games": 409,
     "too_many_new_games": 429,
+    # games: premoves and claims (games.premoves, games.claims)
+    "premove_not_allowed": 409,
+    "premove_not_legal": 400,
+    "claim_not_allowed": 409,
+    "claim_pending": 409,
+    "no_claim_pending": 409,
+    "claim_refused": 409,
 }
 
 

@@ -323,6 +323,12 @@ CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
 # Idempotency-Key) are dropped after these windows, hourly.
 GAMES_EVENTS_KEEP_DAYS = env.int("GAMES_EVENTS_KEEP_DAYS", default=7)
 GAMES_MOVE_RESPONSE_KEEP_HOURS = env.int("GAMES_MOVE_RESPONSE_KEEP_HOURS", default=24)
+# The service's own rules of play (docs/rules.md §10, games.autoplay): forced actions and
+# settled deals are played for the seats; the settled-deal check runs with at most this many
+# tricks left and this many card placements (measured in bench/correspondence.py).
+GAMES_AUTOPLAY = env.bool("GAMES_AUTOPLAY", default=True)
+GAMES_SETTLED_MAX_TRICKS = env.int("GAMES_SETTLED_MAX_TRICKS", default=6)
+GAMES_SETTLED_BUDGET = env.int("GAMES_SETTLED_BUDGET", default=2000)
 CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 3600.0}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.

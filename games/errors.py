@@ -123,3 +123,27 @@ class TooManyWaitingGames(DomainError):
 
 class TooManyNewGames(DomainError):
     code = "too_many_new_games"
+
+
+class PremoveNotAllowed(DomainError):
+    """No premove can be queued now (the seat's turn now, or no deal to queue in)."""
+
+    code = "premove_not_allowed"
+
+
+class PremoveNotLegal(DomainError):
+    """Not an action the seat could take next in this deal (it is checked again in turn)."""
+
+    code = "premove_not_legal"
+
+
+class ClaimNotAllowed(DomainError):
+    """No claim now: not between tricks of a deal in play, or a claim is already pending."""
+
+    code = "claim_not_allowed"
+
+
+class NoClaimPending(DomainError):
+    """There is no claim for this seat to answer."""
+
+    code = "no_claim_pending"

@@ -23,6 +23,7 @@ from backalley_engine.state import GameState
 from games.models import Game, Move
 
 CACHE_SIZE = 64
+_MOVES = frozenset({"bid", "play"})
 
 
 @dataclass(frozen=True)
@@ -58,10 +59,14 @@ def _build(game: Game, upto: int, base: FeedEntry | None) -> FeedEntry:
     start = state.move_count
     if upto > start:
         codes = Move.objects.filter(game_id=game.pk, seq__gt=start, seq__lte=upto).order_by("seq")
-        for seq, code in codes.values_list("seq", "action_code"):
+        for seq, code, by in codes.values_list("seq", "action_code", "submitted_by"):
             caused: list[dict[str, Any]] = []
             state.apply(code, events=caused)
-            events.extend(dict(ev, seq=seq) for ev in caused)
+            for ev in caused:
+                # Who made a bid or a card: "player", "bot", "system", "auto" or "premove".
+                events.append(
+                    dict(ev, seq=seq, by=by) if ev["type"] in _MOVES else dict(ev, seq=seq)
+                )
     return FeedEntry(game.seed, state, tuple(events), tuple(ev["seq"] for ev in events))
 
 

@@ -101,6 +101,9 @@ class Game(models.Model):
         "see games.statecache).",
     )
     snapshot_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # Seats with a queued premove, as a bitmask (bit s = seat s), kept with the Premove rows
+    # so that a move with none queued (nearly all) pays no look-up for them.
+    premove_seats = models.PositiveSmallIntegerField(default=0, editable=False)
 
     # The result, once finished: totals by team (team 0 = seats 0 and 2) and the winner
     # (0, 1, or empty for a draw).
@@ -201,6 +204,8 @@ class SubmittedBy(models.TextChoices):
     PLAYER = "player", gettext_lazy("The seat's player")
     BOT = "bot", gettext_lazy("A bot")
     SYSTEM = "system", gettext_lazy("The system (substitution)")
+    AUTO = "auto", gettext_lazy("The service: a forced action or a settled deal")
+    PREMOVE = "premove", gettext_lazy("The seat's premove, played when its turn came")
 
 
 class Move(models.Model):
@@ -216,7 +221,7 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
     action_code = models.PositiveSmallIntegerField()
-    submitted_by = models.CharField(max_length=6, choices=SubmittedBy.choices)
+    submitted_by = models.CharField(max_length=7, choices=SubmittedBy.choices)
     actor = models.ForeignKey(
         "accounts.Player",
         on_delete=models.SET_NULL,
@@ -252,6 +257,43 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action}"
+
+
+class PremoveStatus(models.TextChoices):
+    QUEUED = "queued", "Queued: played when the seat's turn comes, if legal then"
+    DROPPED = "dropped", "Dropped: it was not legal when the turn came"
+
+
+class Premove(models.Model):
+    """A seat's next action, queued before its turn (docs/rules.md §10, premoves).
+
+    One row per seat at most: queuing again replaces it, and a played premove's row is
+    deleted. A premove that was not legal when the turn came stays as ``dropped`` with the
+    reason, so that seat (and only that seat) is told why. Private to its seat: nothing
+    else reads this table but the seat's own API calls and the move path.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
+    action_code = models.PositiveSmallIntegerField()
+    # The deal it was queued in (a premove never carries over into the next deal).
+    deal_number = models.PositiveSmallIntegerField()
+    attempt = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=8, choices=PremoveStatus.choices, default=PremoveStatus.QUEUED
+    )
+    reason_code = models.CharField(max_length=40, blank=True, default="")
+    reason = models.CharField(max_length=300, blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="premove_one_per_seat"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="premove_seat_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seat} premove ({self.status})"
 
 
 class InvitationStatus(models.TextChoices):

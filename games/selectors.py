@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from backalley_engine.actions import action_str, action_to_json
+from backalley_engine.actions import BOARD, action_str, action_to_json
 from backalley_engine.cards import mask_to_cards
 from backalley_engine.errors import EngineError
 from backalley_engine.state import GameState
@@ -17,7 +17,7 @@ from backalley_engine.summary import deal_summary
 from games import statecache
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
 from games.messages import error_message
-from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
+from games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 from games.presenters import state_payload
 
 
@@ -138,7 +138,25 @@ def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str,
         raise GameNotFound(message=_("The game has not started: there is no record yet."))
     names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]
     viewer: int | Literal["all"] | None = "all" if game.status == GameStatus.FINISHED else seat
-    return state.record(viewer, players=names, game=game.public_id)
+    record = state.record(viewer, players=names, game=game.public_id)
+    _add_movers(game, record)
+    return record
+
+
+def _add_movers(game: Game, record: dict[str, Any]) -> None:
+    """Who made each bid and card (docs/record-format.md, version 2's ``by`` keys): the
+    seat's player, its bot, the system (a substitution), the service (``auto``: a forced
+    action or a settled deal) or the seat's premove."""
+    bys = iter(
+        Move.objects.filter(game=game, action_code__lte=BOARD)
+        .order_by("seq")
+        .values_list("submitted_by", flat=True)
+    )
+    for deal in record["deals"]:
+        for bid in deal["bids"]:
+            bid["by"] = next(bys, None)
+        for trick in deal["tricks"]:
+            trick["by"] = [next(bys, None) for _ in trick["cards"]]
 
 
 def games_open() -> QuerySet[Game]:

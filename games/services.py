@@ -24,7 +24,7 @@ from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.errors import ActionParseError, BadSchedule, BadSeed
 from backalley_engine.schedule import Schedule
 from backalley_engine.state import GameState
-from games import extensions, outbox, statecache
+from games import autoplay, extensions, movelog, outbox, statecache
 from games.errors import (
     AlreadyInvited,
     AlreadySeated,
@@ -51,8 +51,6 @@ from games.models import (
     InvitationStatus,
     Move,
     Seat,
-    SeededDeal,
-    SubmittedBy,
     Team,
 )
 from games.presenters import state_payload
@@ -286,31 +284,6 @@ def game_abort(*, game_id: int, by: Player) -> Game:
     return game
 
 
-def _store_deal(game: Game, number: int, attempt: int, dealer: int, first_seq: int) -> None:
-    """Record a deal the game has reached, as the seed makes it (for audit)."""
-    dealt = shuffle.deal_cards(game.seed, number, attempt, dealer)
-    swap = dealt.swap
-    SeededDeal.objects.create(
-        game=game,
-        number=number,
-        attempt=attempt,
-        dealer=dealer,
-        hand_size=shuffle.hand_size_of(number),
-        upcard=card_str(dealt.upcard),
-        hands=[[card_str(c) for c in mask_to_cards(m)] for m in dealt.hands],
-        joker_swap=(
-            {
-                "seat": swap.seat,
-                "discarded": card_str(swap.discarded),
-                "drawn": card_str(swap.drawn),
-            }
-            if swap
-            else None
-        ),
-        first_seq=first_seq,
-    )
-
-
 def _start(game: Game) -> None:
     """Fill-in at the fourth seat (inside the caller's transaction, game row locked)."""
     players = {s.position: s.player for s in game.seats.select_related("player")}
@@ -324,7 +297,7 @@ def _start(game: Game) -> None:
     game.snapshot = statecache.dump(state)
     game.snapshot_seq = 0
     game.save()
-    _store_deal(game, state.deal_number, state.attempt, state.dealer, 0)
+    movelog.store_deal(game, state.deal_number, state.attempt, state.dealer, 0)
     transaction.on_commit(lambda: statecache.remember(game, state))
     outbox.emit([outbox.event(game, "game_started", seq=0)])
 
@@ -339,7 +312,8 @@ class MoveResult:
     replayed: bool
 
 
-def _action_code(action: object) -> int:
+def action_code(action: object) -> int:
+    """The engine's int for an action given as an int, its text or its JSON form."""
     if isinstance(action, bool):
         raise ActionParseError(_("Not an action."), {})
     if isinstance(action, int):
@@ -388,7 +362,7 @@ def move_submit(
     ``submitted_by`` defaults to "bot" for a bot's seat and "player" otherwise; the clock
     passes "system" for a substituted move. ``actor`` defaults to the seat's player.
     """
-    code = _action_code(action)
+    code = action_code(action)
     _check_key(idempotency_key)
     with transaction.atomic():
         game = _lock(game_id)
@@ -458,57 +432,37 @@ def _commit_move(
     actor: Player | None,
     user: Any,
 ) -> MoveResult:
+    """Write the move just applied to ``state``, then what the service plays on its own
+    after it (``games.autoplay.play_on``: forced actions, premoves, a settled deal), each
+    its own row and event, and the game row once."""
     now = timezone.now()
-    seat_player = next(s.player for s in seat_rows if s.position == seat)
-    if submitted_by is None:
-        submitted_by = SubmittedBy.BOT if seat_player.is_bot else SubmittedBy.PLAYER
-    seq = state.move_count
-    for ev in events:
-        if ev.get("type") == "deal_start":
-            _store_deal(game, state.deal_number, state.attempt, state.dealer, seq)
-    if actor is None and submitted_by != SubmittedBy.SYSTEM:
-        actor = seat_player
-    game.move_count = seq
-    game.to_act = state.seat_to_act
-    game.deal_number = state.deal_number
-    game.last_move_at = now
-    fields = ["move_count", "to_act", "deal_number", "last_move_at"]
-    new_deal = any(ev.get("type") == "deal_start" for ev in events)
-    if new_deal or state.is_terminal():
-        # Once per deal (see games.statecache): loads replay at most one deal's moves.
-        game.snapshot = statecache.dump(state)
-        game.snapshot_seq = seq
-        fields += ["snapshot", "snapshot_seq"]
-    if state.is_terminal():
-        outcome = state.outcome
-        assert outcome is not None  # a finished game has its outcome
-        game.status = GameStatus.FINISHED
-        game.finished_at = now
-        game.total_0, game.total_1 = outcome.totals
-        game.winner = outcome.winner
-        fields += ["status", "finished_at", "total_0", "total_1", "winner"]
-    game.save(update_fields=fields)
-    move = Move(
-        game=game,
-        seq=seq,
+    written = movelog.Written()
+    move = movelog.write_move(
+        game,
+        seat_rows,
+        state,
+        events,
+        written,
         seat=seat,
-        action=action_to_json(code),
-        action_code=code,
+        code=code,
         submitted_by=submitted_by,
         actor=actor,
-        user=user if getattr(user, "is_authenticated", False) else None,
-        idempotency_key=key,
+        user=user,
+        key=key,
     )
+    then = autoplay.play_on(game=game, seat_rows=seat_rows, state=state, written=written)
+    movelog.finish(game, state, written, now)
     body = {
-        "move": {"seq": seq, "seat": seat, "action": move.action},
+        "move": {"seq": move.seq, "seat": seat, "action": move.action},
         **state_payload(game, seat_rows, state, seat),
     }
+    if then:
+        # What the service played after this move, in order (public moves: any seat sees them).
+        body["then"] = [
+            {"seq": m.seq, "seat": m.seat, "action": action_to_json(m.code), "by": m.by}
+            for m in then
+        ]
     # Kept only to answer a retried request with the same key (pruned after a window).
     move.response = body if key is not None else None
-    move.save(force_insert=True)
-    transaction.on_commit(lambda: statecache.remember(game, state))
-    domain_events = [outbox.event(game, "move_committed", seq=seq, seat=seat, now=now)]
-    if game.status == GameStatus.FINISHED:
-        domain_events.append(outbox.event(game, "game_finished", seq=seq, now=now))
-    outbox.emit(domain_events)
+    movelog.save_moves(written)
     return MoveResult(move, body, False)

@@ -24,6 +24,21 @@ def require_service(available: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+# --- The service's own moves ---------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _autoplay_only_where_marked(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forced actions and settled deals are played by the service only in tests marked
+    ``autoplay`` (most tests count the moves they make); the environment carries the choice
+    to the servers and workers a test starts."""
+    on = request.node.get_closest_marker("autoplay") is not None
+    monkeypatch.setenv("GAMES_AUTOPLAY", "1" if on else "0")
+    from django.conf import settings
+
+    monkeypatch.setattr(settings, "GAMES_AUTOPLAY", on, raising=False)
+
+
 # --- The live server, under ASGI ------------------------------------------------------------
 @pytest.fixture(scope="session")
 def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:

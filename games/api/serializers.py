@@ -95,6 +95,32 @@ class PresenceSerializer(serializers.Serializer[Any]):
     )
 
 
+class PremoveSetSerializer(serializers.Serializer[Any]):
+    action = ActionField()
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        required=False,
+        help_text="Which of your seats queues it, if you hold more than one.",
+    )
+
+
+class PremoveDroppedSerializer(serializers.Serializer[Any]):
+    action = serializers.DictField()
+    code = serializers.CharField(help_text="`premove_not_legal` or `premove_stale`.")
+    message = serializers.CharField()
+
+
+class PremoveQueuedSerializer(serializers.Serializer[Any]):
+    action = serializers.DictField()
+
+
+class PremoveSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    premove = PremoveQueuedSerializer(allow_null=True)
+    dropped = PremoveDroppedSerializer(allow_null=True)
+
+
 class SeatOutSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     player = serializers.CharField()

@@ -36,6 +36,7 @@ urlpatterns = [
     path("games/<str:public_id>/abort/", views.AbortView.as_view(), name="game-abort"),
     path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
     path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
+    path("games/<str:public_id>/premove/", views.PremoveView.as_view(), name="game-premove"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
     path("games/<str:public_id>/presence/", views.PresenceView.as_view(), name="game-presence"),
     path("games/<str:public_id>/events/", events.events, name="game-events"),

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.permissions import PLAY, PLAY_OR_BOT, READ
 from accounts.services import player_for_user
-from games import invitations, selectors, services
+from games import invitations, premoves, selectors, services
 from games.api.permissions import controlled_seats, require_bot, require_self
 from games.api.serializers import (
     ErrorSerializer,
@@ -29,6 +29,8 @@ from games.api.serializers import (
     MoveResponseSerializer,
     MoveSerializer,
     PresenceSerializer,
+    PremoveSerializer,
+    PremoveSetSerializer,
     SeatTakeSerializer,
 )
 from games.errors import NotYourSeat, UnknownPlayer
@@ -387,3 +389,59 @@ class RecordView(APIView):
     def get(self, request: Request, public_id: str) -> Response:
         a = GameAccess(request, public_id)
         return Response(selectors.game_record(game=a.game, seats=a.seats, seat=a.seat))
+
+
+class PremoveView(APIView):
+    """One seat's queued next action (its secret: only that seat's holder reads it)."""
+
+    scopes = PLAY_OR_BOT
+
+    def _held(self, request: Request, public_id: str) -> tuple[Game, list[int], int | None]:
+        game = selectors.game_get(public_id=public_id)
+        seats = selectors.game_seats(game=game)
+        held = controlled_seats(request, seats, acting=True)
+        return game, held, _int_param(request, "seat", None, 0, 3)
+
+    @extend_schema(
+        parameters=[SEAT_PARAM],
+        responses={200: PremoveSerializer, **ERRORS},
+        summary="Your queued premove, or why the last one was dropped",
+    )
+    def get(self, request: Request, public_id: str) -> Response:
+        game, held, seat = self._held(request, public_id)
+        if not held or (seat is not None and seat not in held):
+            raise NotYourSeat(message="You have no seat in this game.")
+        position = seat if seat is not None else held[0]
+        return Response(premoves.premove_get(game=game, seat=position))
+
+    @extend_schema(
+        request=PremoveSetSerializer,
+        responses={200: PremoveSerializer, **ERRORS},
+        summary="Queue (or replace) your next action before your turn",
+        description=(
+            "Played at once when your turn comes, if it is legal then (`submitted_by` "
+            "`premove`); otherwise dropped, and `dropped` says why. One per seat, in the "
+            "current deal only. 409 `premove_not_allowed` on your own turn; 400 "
+            "`premove_not_legal` for a card you do not hold or a bid out of range."
+        ),
+    )
+    def put(self, request: Request, public_id: str) -> Response:
+        data = PremoveSetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game, held, _ = self._held(request, public_id)
+        body = premoves.premove_set(
+            game_id=game.pk,
+            seats=held,
+            action=data.validated_data["action"],
+            seat=data.validated_data.get("seat"),
+        )
+        return Response(body)
+
+    @extend_schema(
+        parameters=[SEAT_PARAM],
+        responses={200: PremoveSerializer, **ERRORS},
+        summary="Cancel your queued premove",
+    )
+    def delete(self, request: Request, public_id: str) -> Response:
+        game, held, seat = self._held(request, public_id)
+        return Response(premoves.premove_cancel(game_id=game.pk, seats=held, seat=seat))
