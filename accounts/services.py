@@ -144,3 +144,11 @@ def account_signup(*, username: str, password: str, name: str) -> Player:
             _("The username %(username)s is taken.") % {"username": repr(username)},
             http_status=409,
         ) from exc
+
+
+def player_set_autoplay(*, player: Player, autoplay: bool) -> Player:
+    """Whether the service plays this player's forced actions for it (docs/rules.md §10)."""
+    if player.autoplay != autoplay:
+        player.autoplay = autoplay
+        player.save(update_fields=["autoplay"])
+    return player

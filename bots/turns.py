@@ -18,7 +18,7 @@ from django.utils import timezone
 from backalley_engine.actions import action_str
 from bots import brain, selectors, services, webhook
 from bots.models import Bot, BotKind, BotStatus, FaultKind
-from games import statecache
+from games import claims, statecache
 from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
 from games.models import Game, SubmittedBy
 from games.services import move_submit
@@ -137,6 +137,15 @@ def play_turn(*, game_id: int, expected_seq: int) -> str:
     state = statecache.state_for(game)
     if state.move_count != expected_seq or state.seat_to_act != seat:
         return "already_played"
+    if state.claim >= 0:
+        # A claim waits for this bot's answer: the house rule answers it (docs/bots.md),
+        # for webhook bots too (their protocol has no claims).
+        try:
+            return claims.bot_answer(
+                game_id=game.pk, seat=seat, bot=bot.player, expected_seq=expected_seq
+            )
+        except (StaleState, NotYourTurn, GameOver, IdempotencyKeyReused):
+            return "already_played"
     action, credited = decide(bot, game, seat, state)
     try:
         move_submit(

@@ -27,7 +27,7 @@ from bots.brain import turn_seed
 from clock import substitute, timecontrol
 from clock.models import GameClock, Notification, NotificationKind, SeatClock
 from clock.vacation import vacations_expire
-from games import statecache
+from games import claims, statecache
 from games.errors import GameOver, IdempotencyKeyReused, NotYourTurn, StaleState
 from games.models import Game, GameStatus, Seat, SubmittedBy
 from games.services import move_submit
@@ -51,7 +51,7 @@ class SweepReport:
 
 @dataclass(frozen=True)
 class Played:
-    outcome: str  # "moved", "abandoned" (moved; the third timeout), "busy", "not_due"
+    outcome: str  # "moved", "abandoned" (moved; the third timeout), "lapsed" (a claim), "busy", "not_due"
     seq: int | None = None  # the substituted move's seq
     seat: int | None = None
 
@@ -81,9 +81,14 @@ def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = Fals
         ):
             return Played("not_due")
         seat_no = clock.turn_seat
+        state = statecache.state_for(game)
+        if state.claim >= 0:
+            # The answer to a claim did not come in time: the claim lapses and play goes on
+            # (docs/rules.md §10). Not a timeout of the seat: it owed no move.
+            lapsed = claims.claim_lapse(game_id=game.pk)
+            return Played("lapsed", lapsed.move.seq, seat_no)
         seat = Seat.objects.select_for_update().get(game=game, position=seat_no)
         seat_clock = SeatClock.objects.select_for_update().get(game_clock=clock, position=seat_no)
-        state = statecache.state_for(game)
         action = substitute.house_action(
             state, seat_no, turn_seed(game.pk, game.move_count, seat_no)
         )

@@ -118,7 +118,7 @@ def play_on(
     autoplay = {s.position: on and s.player.autoplay for s in seat_rows}
     done: list[AutoMove] = []
     settled = False
-    while state.seat_to_act is not None:
+    while state.seat_to_act is not None and state.claim < 0:  # a claim waits: nothing plays
         seat = state.seat_to_act
         code: int | None = None
         by = SubmittedBy.AUTO
@@ -126,7 +126,7 @@ def play_on(
             code = take_premove(game, state, seat)
             if code is not None:
                 by = SubmittedBy.PREMOVE
-        if code is None and on and state.phase == PLAYING and state.claim < 0:
+        if code is None and on and state.phase == PLAYING:
             if not settled:
                 settled = deal_settled(state)
             if settled:

@@ -135,15 +135,3 @@ class PremoveNotLegal(DomainError):
     """Not an action the seat could take next in this deal (it is checked again in turn)."""
 
     code = "premove_not_legal"
-
-
-class ClaimNotAllowed(DomainError):
-    """No claim now: not between tricks of a deal in play, or a claim is already pending."""
-
-    code = "claim_not_allowed"
-
-
-class NoClaimPending(DomainError):
-    """There is no claim for this seat to answer."""
-
-    code = "no_claim_pending"

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_engine import shuffle
-from backalley_engine.actions import action_from_json, action_to_json, parse_action
+from backalley_engine.actions import BOARD, action_from_json, action_to_json, parse_action
 from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.errors import ActionParseError, BadSchedule, BadSeed
 from backalley_engine.schedule import Schedule
@@ -324,7 +324,8 @@ def action_code(action: object) -> int:
     return action_from_json(action)
 
 
-def _check_key(key: str | None) -> None:
+def check_key(key: str | None) -> None:
+    """An Idempotency-Key is 1 to 100 printable ASCII characters (or absent)."""
     if key is None:
         return
     if not (1 <= len(key) <= 100) or not key.isascii() or not key.isprintable():
@@ -334,6 +335,29 @@ def _check_key(key: str | None) -> None:
 
 
 SeatChooser = Callable[[list[Seat]], Collection[int]]
+
+
+def replayed_move(
+    game: Game, seat_rows: list[Seat], held: Collection[int], key: str | None, code: int
+) -> MoveResult | None:
+    """The stored answer to a request retried with the same ``key`` (game row locked), None
+    for a new key; ``idempotency_key_reused`` when the key named another move."""
+    if key is None:
+        return None
+    prior = Move.objects.filter(game=game, idempotency_key=key).first()
+    if prior is None:
+        return None
+    if prior.seat not in held or prior.action_code != code:
+        raise IdempotencyKeyReused(
+            message="This Idempotency-Key was already used for another move."
+        )
+    body = prior.response
+    if body is None:  # answered before the pruning window: the state as of now
+        body = {
+            "move": {"seq": prior.seq, "seat": prior.seat, "action": prior.action},
+            **state_payload(game, seat_rows, statecache.state_for(game), prior.seat),
+        }
+    return MoveResult(prior, body, True)
 
 
 def move_submit(
@@ -363,25 +387,16 @@ def move_submit(
     passes "system" for a substituted move. ``actor`` defaults to the seat's player.
     """
     code = action_code(action)
-    _check_key(idempotency_key)
+    if code > BOARD:
+        raise ActionParseError("A move is a bid or a card (claims have their own endpoints).", {})
+    check_key(idempotency_key)
     with transaction.atomic():
         game = _lock(game_id)
         seat_rows = list(game.seats.select_related("player"))
         held = frozenset(seats(seat_rows) if callable(seats) else seats)
-        if idempotency_key is not None:
-            prior = Move.objects.filter(game=game, idempotency_key=idempotency_key).first()
-            if prior is not None:
-                if prior.seat not in held or prior.action_code != code:
-                    raise IdempotencyKeyReused(
-                        message=_("This Idempotency-Key was already used for another move.")
-                    )
-                body = prior.response
-                if body is None:  # answered before the pruning window: the state as of now
-                    body = {
-                        "move": {"seq": prior.seq, "seat": prior.seat, "action": prior.action},
-                        **state_payload(game, seat_rows, statecache.state_for(game), prior.seat),
-                    }
-                return MoveResult(prior, body, True)
+        replay = replayed_move(game, seat_rows, held, idempotency_key, code)
+        if replay is not None:
+            return replay
         if game.status == GameStatus.WAITING:
             raise GameNotStarted(message=_("The game has not started: seats are still open."))
         if game.status == GameStatus.ABORTED:
@@ -415,12 +430,12 @@ def move_submit(
         new = state.clone()
         events: list[dict[str, Any]] = []
         new.apply(code, seat=to_act, events=events)  # raises the engine's typed error
-        return _commit_move(
+        return commit_move(
             game, seat_rows, new, events, to_act, code, idempotency_key, submitted_by, actor, user
         )
 
 
-def _commit_move(
+def commit_move(
     game: Game,
     seat_rows: list[Seat],
     state: GameState,

@@ -66,6 +66,16 @@ class MeSerializer(serializers.Serializer[Any]):
     auth = serializers.ChoiceField(choices=["session", "token"])
     scopes = serializers.ListField(child=serializers.CharField())
     token = TokenSerializer(allow_null=True)
+    autoplay = serializers.BooleanField(
+        help_text="Whether the service plays your forced actions (a single legal card) for you."
+    )
+
+
+class MePreferencesSerializer(serializers.Serializer[Any]):
+    autoplay = serializers.BooleanField(
+        required=False,
+        help_text="Let the service play your forced actions for you (docs/rules.md §10).",
+    )
 
 
 class SignupSerializer(serializers.Serializer[Any]):

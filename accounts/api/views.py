@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.serializers import (
+    MePreferencesSerializer,
     MeSerializer,
     SignupResultSerializer,
     SignupSerializer,
@@ -24,12 +25,14 @@ from accounts.permissions import (
     PUBLIC,
     READ,
     SESSION,
+    insufficient_scope,
+    request_has_scope,
     request_scopes,
     request_token,
     signed_in_user,
 )
 from accounts.selectors import player_get_by_name
-from accounts.services import account_signup, player_for_user
+from accounts.services import account_signup, player_for_user, player_set_autoplay
 from accounts.throttles import SignupThrottle
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.api_schema import ErrorSerializer
@@ -84,7 +87,21 @@ class TokenRevokeView(APIView):
 
 
 class MeView(APIView):
-    scopes = READ
+    scopes = READ  # PATCH (your preferences) also needs "play": checked there
+
+    @extend_schema(request=MePreferencesSerializer, responses={200: MeSerializer, **ERRORS})
+    def patch(self, request: Request) -> Response:
+        """Your play preferences: ``autoplay`` (the service plays your forced actions, a
+        single legal card, for you; on by default). Needs the ``play`` scope."""
+        if not request_has_scope(request, "play"):
+            raise insufficient_scope("Changing your preferences needs the 'play' scope.")
+        data = MePreferencesSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if "autoplay" in data.validated_data:
+            player_set_autoplay(
+                player=player_for_user(request.user), autoplay=data.validated_data["autoplay"]
+            )
+        return self.get(request)
 
     @extend_schema(responses={200: MeSerializer, **ERRORS})
     def get(self, request: Request) -> Response:
@@ -101,6 +118,7 @@ class MeView(APIView):
             "auth": "token" if token else "session",
             "scopes": sorted(request_scopes(request)),
             "token": token,
+            "autoplay": player.autoplay,
         }
         return Response(MeSerializer(body).data)
 

@@ -87,7 +87,7 @@ def test_not_your_turn_and_state_unchanged() -> None:
 
 def test_bad_action_values_raise_bad_action() -> None:
     g = GameState.new(SEED)
-    for bad in (-1, 68, "pass", 1.0, True, None):
+    for bad in (-1, 133, "pass", 1.0, True, None):
         with pytest.raises(ActionParseError):
             g.apply(bad)  # type: ignore[arg-type]
     with pytest.raises(WrongPhase):

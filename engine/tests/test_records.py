@@ -120,7 +120,7 @@ def test_state_from_record_raises_the_engine_error_on_an_illegal_move(
     ("change", "words"),
     [
         (lambda r: r.update(format="other"), "format"),
-        (lambda r: r.update(version=2), "version"),
+        (lambda r: r.update(version=3), "version"),
         (lambda r: r.update(commitment="00" * 32), "commitment"),
         (lambda r: r.update(first_dealer=(r["first_dealer"] + 1) % 4), "first_dealer"),
         (lambda r: r["result"].update(winner=None), "winner"),

@@ -95,6 +95,21 @@ class PresenceSerializer(serializers.Serializer[Any]):
     )
 
 
+class ClaimSerializer(serializers.Serializer[Any]):
+    tricks = serializers.IntegerField(
+        min_value=0, max_value=13, help_text="Tricks your team takes of the remaining ones."
+    )
+    seat = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, help_text="Which of your seats claims."
+    )
+
+
+class ClaimAnswerSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, help_text="Which of your seats answers."
+    )
+
+
 class PremoveSetSerializer(serializers.Serializer[Any]):
     action = ActionField()
     seat = serializers.IntegerField(

@@ -36,6 +36,17 @@ urlpatterns = [
     path("games/<str:public_id>/abort/", views.AbortView.as_view(), name="game-abort"),
     path("games/<str:public_id>/legal/", views.LegalActionsView.as_view(), name="game-legal"),
     path("games/<str:public_id>/moves/", views.MovesView.as_view(), name="game-moves"),
+    path("games/<str:public_id>/claim/", views.ClaimView.as_view(), name="game-claim"),
+    path(
+        "games/<str:public_id>/claim/accept/",
+        views.ClaimAnswerView.as_view(),
+        name="game-claim-accept",
+    ),
+    path(
+        "games/<str:public_id>/claim/refuse/",
+        views.ClaimRefuseView.as_view(),
+        name="game-claim-refuse",
+    ),
     path("games/<str:public_id>/premove/", views.PremoveView.as_view(), name="game-premove"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
     path("games/<str:public_id>/presence/", views.PresenceView.as_view(), name="game-presence"),

@@ -17,9 +17,11 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.permissions import PLAY, PLAY_OR_BOT, READ
 from accounts.services import player_for_user
-from games import invitations, premoves, selectors, services
+from games import claims, invitations, premoves, selectors, services
 from games.api.permissions import controlled_seats, require_bot, require_self
 from games.api.serializers import (
+    ClaimAnswerSerializer,
+    ClaimSerializer,
     ErrorSerializer,
     GameCreateSerializer,
     GameStateSerializer,
@@ -445,3 +447,83 @@ class PremoveView(APIView):
     def delete(self, request: Request, public_id: str) -> Response:
         game, held, seat = self._held(request, public_id)
         return Response(premoves.premove_cancel(game_id=game.pk, seats=held, seat=seat))
+
+
+KEY_PARAM = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    location=OpenApiParameter.HEADER,
+    description="Retry with the same key to get the same answer, never a second claim.",
+)
+
+
+class ClaimView(APIView):
+    """Claim (or concede) the remaining tricks of the deal, between tricks."""
+
+    scopes = PLAY_OR_BOT
+
+    @extend_schema(
+        request=ClaimSerializer,
+        parameters=[KEY_PARAM],
+        responses={201: MoveResponseSerializer, **ERRORS, 422: ErrorSerializer},
+        summary="Claim that your team takes N of the remaining tricks (0 concedes them)",
+        description=(
+            "Between tricks of a deal in play. Your hand is shown to the table from now on. "
+            "A claim the engine proves against every defence (and a concession) ends the "
+            "deal at once (`view.claim.how` = `proven`); otherwise both opponents are asked "
+            "and play waits for their answers (`view.claim.status` = `pending`). 409 "
+            "`claim_not_allowed` (a trick in progress, a claim pending, a number out of "
+            "range), 409 `claim_refused` (your side's claim was refused since the last trick)."
+        ),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = ClaimSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(public_id=public_id)
+        held = controlled_seats(request, selectors.game_seats(game=game), acting=True)
+        result = claims.claim_make(
+            game_id=game.pk,
+            seats=held,
+            tricks=data.validated_data["tricks"],
+            seat=data.validated_data.get("seat"),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            user=request.user,
+        )
+        return Response(result.body, status=status.HTTP_201_CREATED)
+
+
+class ClaimAnswerView(APIView):
+    """An opponent's answer to the pending claim."""
+
+    scopes = PLAY_OR_BOT
+    accept = True
+
+    @extend_schema(
+        request=ClaimAnswerSerializer,
+        parameters=[KEY_PARAM],
+        responses={201: MoveResponseSerializer, **ERRORS, 422: ErrorSerializer},
+        summary="Accept or refuse the pending claim",
+        description=(
+            "For an opponent of the claimant who has not answered. When both accept, the "
+            "claimed tricks are credited and the deal is scored; a refusal changes nothing "
+            "and play goes on. 409 `no_claim_pending` when there is no claim for you to answer."
+        ),
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = ClaimAnswerSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(public_id=public_id)
+        held = controlled_seats(request, selectors.game_seats(game=game), acting=True)
+        result = claims.claim_answer(
+            game_id=game.pk,
+            seats=held,
+            accept=self.accept,
+            seat=data.validated_data.get("seat"),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            user=request.user,
+        )
+        return Response(result.body, status=status.HTTP_201_CREATED)
+
+
+class ClaimRefuseView(ClaimAnswerView):
+    accept = False

@@ -301,3 +301,25 @@ def test_the_schema_describes_bearer_auth_and_the_accounts_endpoints(client: Cli
         assert path in schema["paths"], path
     me_security = schema["paths"]["/api/v1/me/"]["get"]["security"]
     assert {"bearerAuth": []} in me_security
+
+
+@pytest.mark.django_db
+def test_a_person_turns_autoplay_off_and_on_with_the_play_scope() -> None:
+    from rest_framework.test import APIClient
+
+    from tests.factories import ApiTokenFactory, PlayerFactory
+
+    player = PlayerFactory()
+    assert player.autoplay is True
+    client = APIClient()
+    reader = ApiTokenFactory(user=player.user, scopes=["read"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {reader.secret}")
+    assert client.get("/api/v1/me/").json()["autoplay"] is True
+    r = client.patch("/api/v1/me/", {"autoplay": False}, format="json")
+    assert (r.status_code, r.json()["code"]) == (403, "insufficient_scope")
+    player_token = ApiTokenFactory(user=player.user, scopes=["play"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player_token.secret}")
+    r = client.patch("/api/v1/me/", {"autoplay": False}, format="json")
+    assert r.status_code == 200 and r.json()["autoplay"] is False
+    player.refresh_from_db()
+    assert player.autoplay is False

@@ -30,7 +30,7 @@ from backalley_engine import solver
 from backalley_engine.actions import ACCEPT_BASE, claim_parts
 from backalley_engine.cards import cards_str, mask_to_cards
 from backalley_engine.constants import DONE, PLAYING
-from backalley_engine.errors import ClaimNotAllowed, NoClaimPending, NotYourTurn
+from backalley_engine.errors import ClaimNotAllowed, ClaimRefused, NoClaimPending, NotYourTurn
 
 if TYPE_CHECKING:
     from backalley_engine.deal import DealCore
@@ -55,7 +55,7 @@ def claim_check(deal: DealCore, seat: int, tricks: int) -> None:
     if not 0 <= tricks <= r:
         raise ClaimNotAllowed(f"Claim between 0 and {r} of the remaining tricks.", {"remaining": r})
     if deal.claim_marks[seat & 1] == len(deal.tricks):
-        raise ClaimNotAllowed("Your side claimed already: play a trick before claiming again.")
+        raise ClaimRefused("Your side's claim was refused: play a trick before claiming again.")
 
 
 def pending(deal: DealCore) -> tuple[int, int] | None:

@@ -102,6 +102,12 @@ class ClaimNotAllowed(EngineError):
     code = "claim_not_allowed"
 
 
+class ClaimRefused(ClaimNotAllowed):
+    """This side's claim was refused (or lapsed) since the last trick: play one first."""
+
+    code = "claim_refused"
+
+
 class ClaimPending(EngineError):
     """A claim waits for the opponents' answers: play goes on once it is answered."""
 
