@@ -349,7 +349,7 @@ def replayed_move(
         return None
     if prior.seat not in held or prior.action_code != code:
         raise IdempotencyKeyReused(
-            message="This Idempotency-Key was already used for another move."
+            message=_("This Idempotency-Key was already used for another move.")
         )
     body = prior.response
     if body is None:  # answered before the pruning window: the state as of now

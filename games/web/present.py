@@ -589,3 +589,57 @@ def waiting_seats(
             )
         )
     return out
+
+
+def claim_panel(payload: dict[str, Any], seats: list[SeatView]) -> dict[str, Any] | None:
+    """The claim waiting for answers (docs/rules.md §10), as the page shows it: who claims
+    how many of the remaining tricks, the claimant's hand (public from the claim on), and
+    whether the viewer is asked to answer."""
+    view = payload.get("view") or {}
+    claim = view.get("claim")
+    if not claim or claim.get("status") != "pending":
+        return None
+    viewer = payload.get("your_seat")
+    claimant = claim["seat"]
+    shown = (view.get("shown_hands") or {}).get(str(claimant))
+    if shown is None and viewer == claimant:
+        shown = view.get("hand") or []
+    return {
+        "seat": seats[claimant],
+        "tricks": claim["tricks"],
+        "remaining": claim["remaining"],
+        "hand": [card_view(c) for c in sorted_hand(shown or [], view.get("trump"))],
+        "asked": viewer is not None and viewer in claim["waiting_for"],
+        "waiting": [seats[s] for s in claim["waiting_for"]],
+        "mine": viewer is not None and viewer % 2 == claimant % 2,
+    }
+
+
+def claim_choices(payload: dict[str, Any]) -> list[int]:
+    """The numbers a seated viewer may claim now (0 concedes), or [] when no claim is open:
+    between tricks of a deal in play, none pending, none refused for its side since."""
+    view = payload.get("view") or {}
+    if (
+        payload.get("your_seat") is None
+        or payload.get("status") != "active"
+        or view.get("phase") != "playing"
+        or view.get("trick")
+        or view.get("claim")
+    ):
+        return []
+    left = view["hand_size"] - len(view["tricks"])
+    return list(range(left + 1))
+
+
+def shown_hands(payload: dict[str, Any], seats: list[SeatView]) -> list[dict[str, Any]]:
+    """The hands other seats showed by claiming in this deal (as they are now)."""
+    view = payload.get("view") or {}
+    out = []
+    for pos, cards in sorted((view.get("shown_hands") or {}).items()):
+        out.append(
+            {
+                "seat": seats[int(pos)],
+                "cards": [card_view(c) for c in sorted_hand(cards, view.get("trump"))],
+            }
+        )
+    return out

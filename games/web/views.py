@@ -27,7 +27,7 @@ from accounts.models import Player
 from accounts.selectors import player_get_by_name
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
-from games import extensions, invitations, selectors, services
+from games import extensions, invitations, premoves, selectors, services
 from games.errors import BadGameSetup, GameNotFound
 from games.live import presence
 from games.models import Game, GameStatus, Seat
@@ -308,8 +308,23 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         last_deal=selectors.last_deal_summary(game=a.game),
     )
     host = _is_host(request, a.game)
+    queued = (
+        premoves.premove_get(game=a.game, seat=a.seat)
+        if a.seat is not None and a.game.status == GameStatus.ACTIVE
+        else None
+    )
     return {
         "game": a.game,
+        "premove": queued,
+        "premove_card": ((queued or {}).get("premove") or {}).get("action", {}).get("card"),
+        "claim": present.claim_panel(payload, t.seats),
+        # Out of turn in the play phase, a card clicked is queued (docs/rules.md §10).
+        "premovable": queued is not None
+        and not t.my_turn
+        and t.phase == "playing"
+        and (payload.get("view") or {}).get("claim") is None,
+        "claim_choices": present.claim_choices(payload),
+        "shown_hands": present.shown_hands(payload, t.seats),
         "summary": summary,
         "t": t,
         "result": _result(a, t),

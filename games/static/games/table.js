@@ -297,6 +297,12 @@
 
   function describe(ev) {
     var who = seatName(ev.seat);
+    if (ev.type === "play" && ev.by === "auto") return fmt(gettext("%(who)s played the %(card)s (played for them: their only card, or a settled deal)."), { who: who, card: cardLabel(ev.card) });
+    if (ev.type === "play" && ev.by === "premove") return fmt(gettext("%(who)s played the %(card)s (queued in advance)."), { who: who, card: cardLabel(ev.card) });
+    if (ev.type === "claim") return fmt(gettext("%(who)s claims %(n)s of the remaining %(r)s tricks."), { who: who, n: ev.tricks, r: ev.remaining });
+    if (ev.type === "claim_answer") return ev.answer === "accept" ? fmt(gettext("%(who)s accepts the claim."), { who: who }) : fmt(gettext("%(who)s refuses the claim."), { who: who });
+    if (ev.type === "claim_end") return ev.how === "proven" ? gettext("The claim holds however anyone plays: the deal is over.") : gettext("Both opponents accepted the claim: the deal is over.");
+    if (ev.type === "claim_off") return ev.reason === "lapsed" ? gettext("The claim was not answered in time: play goes on.") : gettext("The claim was refused: play goes on.");
     if (ev.type === "bid") return fmt(gettext("%(name)s bid %(bid)s."), { name: who, bid: bidWord(ev.bid) });
     if (ev.type === "play") return fmt(gettext("%(name)s played the %(card)s."), { name: who, card: cardLabel(ev.card) });
     if (ev.type === "trick") return fmt(gettext("%(name)s won the trick."), { name: seatName(ev.winner) });
@@ -348,6 +354,7 @@
       return sleep(Math.max(hold, 0)).then(refresh);
     }
     if (ev.type === "game_end") return onBoard ? null : refresh();
+    if (ev.type === "claim" || ev.type === "claim_answer" || ev.type === "claim_off") return onBoard ? null : refresh();
     return null;
   }
 
@@ -381,7 +388,7 @@
       failures = 0;
       try { enqueue([JSON.parse(e.data)]); } catch (err) { /* a malformed event is skipped */ }
     }
-    ["bid", "play", "trick", "deal_start", "deal_end", "joker_swap", "hand", "game_end", "game_start", "seat"].forEach(function (t) {
+    ["bid", "play", "trick", "deal_start", "deal_end", "joker_swap", "hand", "game_end", "game_start", "seat", "claim", "claim_answer", "claim_end", "claim_off"].forEach(function (t) {
       source.addEventListener(t, onEvent);
     });
     source.onmessage = onEvent;
@@ -509,8 +516,70 @@
     });
   }
 
+  // --- premoves and claims (docs/rules.md §10) ---------------------------------------------
+
+  // A JSON request of this page to the game's API; resolves to {ok, data}.
+  function call(method, tail, body) {
+    return fetch(api + tail + (seatQuery && method !== "PUT" && method !== "POST" ? "?" + seatQuery : ""), {
+      method: method,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf, "Idempotency-Key": newKey() },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: timeoutSignal(REQUEST_MS),
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) { return { ok: r.ok, data: data }; });
+    });
+  }
+
+  function withSeat(body) {
+    if (seat !== "") body.seat = parseInt(seat, 10);
+    return body;
+  }
+
+  function afterCall(res) {
+    if (!res.ok) say(res.data.message || gettext("That was not accepted."), "error");
+    else say("");
+    return refresh().catch(function () {});
+  }
+
+  // Out of turn, a card clicked is queued (shown raised) and played the moment the turn
+  // comes if it is legal then; clicking the raised card again cancels it.
+  function togglePremove(btn) {
+    if (busy) return;
+    var queued = btn.classList.contains("premoved");
+    setBusy(true);
+    var req = queued ? call("DELETE", "premove/") : call("PUT", "premove/", withSeat({ action: { card: btn.dataset.card } }));
+    req.then(function (res) {
+      setBusy(false);
+      if (res.ok) say(queued ? gettext("Your queued card is cancelled.") : gettext("Queued: it is played the moment your turn comes, if it is legal then."));
+      return afterCall(res.ok ? { ok: true } : res);
+    }, function () { setBusy(false); say(gettext("The connection failed: try again."), "error"); });
+  }
+
+  root.addEventListener("submit", function (e) {
+    var form = e.target.closest("#claim-form");
+    if (!form) return;
+    e.preventDefault();
+    var tricks = parseInt(form.querySelector("select[name=tricks]").value, 10);
+    call("POST", "claim/", withSeat({ tricks: tricks })).then(afterCall, function () {
+      say(gettext("The connection failed: try again."), "error");
+    });
+  });
+
+  function answerClaim(btn) {
+    btn.disabled = true;
+    call("POST", "claim/" + btn.dataset.claimAnswer + "/", withSeat({})).then(afterCall, function () {
+      btn.disabled = false;
+      say(gettext("The connection failed: try again."), "error");
+    });
+  }
+
   function choose(btn) {
     if (btn.dataset.card) {
+      if (btn.closest(".hand.premovable") && !board().classList.contains("my-turn")) {
+        togglePremove(btn);
+        return;
+      }
       if (btn.getAttribute("aria-disabled") === "true") {
         // On demand: why this card may not be played now, in the engine's words.
         if (btn.dataset.reason) say(btn.dataset.reason, "error");
@@ -533,6 +602,8 @@
       return;
     }
     if (e.target.closest("#summary-close")) { dismissSummary(); focusHand(); return; }
+    var answer = e.target.closest("button[data-claim-answer]");
+    if (answer && !answer.disabled) { answerClaim(answer); return; }
     var btn = e.target.closest("button[data-card], button[data-bid]");
     if (!btn || btn.disabled || !root.contains(btn)) return;
     choose(btn);
