@@ -138,10 +138,9 @@ def timed_checks(checks: list[float]) -> Callable[[], None]:
 
     def timed(deal: Any, *, budget: int = solver.DEFAULT_BUDGET) -> bool | None:
         t0 = time.perf_counter()
-        try:
-            return original(deal, budget=budget)
-        finally:
-            checks.append(time.perf_counter() - t0)
+        answer: bool | None = original(deal, budget=budget)
+        checks.append(time.perf_counter() - t0)
+        return answer
 
     solver.is_settled = timed
 

@@ -22,7 +22,6 @@ from typing import Any, Final
 from django.db import transaction
 
 from accounts.models import Player
-from games import statecache
 from backalley_engine import claims as rules
 from backalley_engine import solver
 from backalley_engine.actions import (
@@ -35,6 +34,7 @@ from backalley_engine.actions import (
 )
 from backalley_engine.errors import NoClaimPending
 from backalley_engine.state import GameState
+from games import statecache
 from games.errors import GameAborted, GameNotStarted, GameOver, NotYourSeat
 from games.models import Game, GameStatus, Move, SubmittedBy
 from games.services import MoveResult, check_key, commit_move, lock_game, replayed_move

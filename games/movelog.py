@@ -17,11 +17,11 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Player
-from games import outbox, statecache
 from backalley_engine import shuffle
 from backalley_engine.actions import action_to_json
 from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.state import GameState
+from games import outbox, statecache
 from games.models import Event, Game, GameStatus, Move, Seat, SeededDeal, SubmittedBy
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from django.db import transaction
 
-from games import statecache
 from backalley_engine.actions import BOARD, PASS, action_to_json
 from backalley_engine.constants import BIDDING, PLAYING
 from backalley_engine.deal import bidder
 from backalley_engine.errors import ActionParseError
 from backalley_engine.state import GameState
+from games import statecache
 from games.errors import (
     GameNotStarted,
     GameOver,

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from backalley_engine import shuffle
 from backalley_engine.actions import BOARD, action_from_json, action_to_json, parse_action
-from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.errors import ActionParseError, BadSchedule, BadSeed
 from backalley_engine.schedule import Schedule
 from backalley_engine.state import GameState

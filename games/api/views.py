@@ -30,9 +30,9 @@ from games.api.serializers import (
     LegalActionsSerializer,
     MoveResponseSerializer,
     MoveSerializer,
-    PresenceSerializer,
     PremoveSerializer,
     PremoveSetSerializer,
+    PresenceSerializer,
     SeatTakeSerializer,
 )
 from games.errors import NotYourSeat, UnknownPlayer

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import statecache
 from backalley_engine import solver
 from backalley_engine.state import GameState
+from games import statecache
 from games.models import Event, Game, Move, SubmittedBy
 from games.services import game_create, move_submit
 from tests.factories import PlayerFactory

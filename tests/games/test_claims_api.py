@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import statecache
 from backalley_engine import solver
 from backalley_engine.cards import card_str, mask_to_cards
+from games import statecache
 from games.models import Move, SubmittedBy
 from tests.factories import PlayerFactory
 from tests.games.conftest import Table, client_for, make_table

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from games import statecache
 from backalley_engine.actions import action_to_json
 from backalley_engine.cards import SUIT_MASKS, card_str, mask_to_cards
+from games import statecache
 from games.models import Move, Premove, SubmittedBy
 from tests.factories import PlayerFactory
 from tests.games.conftest import Table, choose, client_for, play_first_legal

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
-
-from games import statecache
 from games.engine import solver
 from games.engine.cards import card_str
+
+from games import statecache
 from games.models import Game, Move, SubmittedBy
 from games.services import game_create
 from tests.conftest import TEST_OUTPUT

@@ -207,7 +207,9 @@ class GameState(DealCore):
         actor = self.seat_to_act
         if actor is None:
             raise GameOver("The game is over.")
-        if action > BOARD:  # a claim or its answer: any seat may make them (backalley_engine.claims)
+        if (
+            action > BOARD
+        ):  # a claim or its answer: any seat may make them (backalley_engine.claims)
             from backalley_engine.claims import apply_claim_action
 
             if apply_claim_action(self, action, seat, events):
