@@ -132,7 +132,7 @@ def play_game(seed_hex: str, index: int, *, autoplay: bool) -> Run:
 
 def timed_checks(checks: list[float]) -> Callable[[], None]:
     """Record the time of every settled-deal check the move path makes; returns undo."""
-    from games.engine import solver
+    from backalley_engine import solver
 
     original = solver.is_settled
 

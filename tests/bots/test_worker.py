@@ -164,3 +164,37 @@ def test_a_whole_worker_killed_mid_move_and_restarted_lands_the_move_once(
     time.sleep(4)
     worker.start()
     _check_the_turn_landed_once(game, bot, hang, hook_server)
+
+
+@pytest.mark.autoplay
+def test_a_worker_game_with_forced_and_settled_moves_plays_each_move_once(worker_factory) -> None:  # type: ignore[no-untyped-def]
+    """With the service playing forced actions and settled deals (several moves in one
+    commit), the worker is asked only for the seat finally to act: no move twice, no gap, and
+    no bot turn for a seat with a single legal action."""
+    from backalley_engine.state import GameState
+
+    worker = worker_factory().start()
+    bots = [hosted_bot(f"Chain-{i}", strategy="random") for i in range(4)]
+    game = game_with([b.player for b in bots])
+    try:
+        wait_for(
+            lambda: Game.objects.get(pk=game.pk).status == "finished",
+            240,
+            "the game to finish",
+            0.2,
+        )
+    except AssertionError:
+        raise AssertionError(
+            f"game stuck at {Game.objects.get(pk=game.pk).move_count}\n{worker.log()}"
+        ) from None
+    game.refresh_from_db()
+    _assert_log_has_no_gap(game)
+    replay = GameState.new(game.seed)
+    kinds = set()
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        kinds.add(move.submitted_by)
+        if move.submitted_by == "bot" and replay.phase == "playing":
+            assert len(replay.legal_actions()) > 1, move.seq
+        replay.apply(move.action_code)
+    assert {"bot", "auto"} <= kinds
+    assert replay.record("all") == statecache.replay(game).record("all")

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from games.engine import solver
-from games.engine.cards import card_str
 
+from backalley_engine import solver
+from backalley_engine.cards import card_str
 from games import statecache
 from games.models import Game, Move, SubmittedBy
 from games.services import game_create

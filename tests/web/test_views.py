@@ -205,6 +205,60 @@ def test_no_page_shows_another_seats_cards(started: Game) -> None:
             assert not shown & others, (seat, name, shown & others)
 
 
+def test_no_page_shows_a_premove_or_a_hand_but_a_claimants(started: Game) -> None:
+    """A queued card shows (raised) on its own seat's page only; after a claim, every page
+    shows the claimant's hand and still no other hidden card (docs/rules.md §10)."""
+    from backalley_engine import solver
+    from games import claims, premoves, statecache
+    from tests.games.helpers import play
+
+    game = play(Game.objects.get(pk=started.pk), 4)
+    players = {s.position: s.player for s in Seat.objects.filter(game=game)}
+    state = statecache.state_for(game)
+    assert state.seat_to_act is not None
+    waiting = (state.seat_to_act + 2) % 4
+    card = card_str(mask_to_cards(state.hands[waiting])[-1])
+    premoves.premove_set(game_id=game.pk, seats=[waiting], action={"card": card})
+    for seat, player in players.items():
+        html = signed_in(player.user).get(reverse("game-board", args=[game.public_id])).content
+        assert (b"premoved" in html) == (seat == waiting), seat
+    premoves.premove_cancel(game_id=game.pk, seats=[waiting])
+    # On to a gap between tricks where a claim waits for answers.
+    for _ in range(600):
+        state = statecache.state_for(game)
+        spot = None
+        if state.phase == "playing" and not state.trick and 2 <= state.n - len(state.tricks) <= 4:
+            for s in range(4):
+                b = solver.trick_bounds(state, team=s & 1, budget=10**6)
+                if b is not None and b[1] > b[0]:
+                    spot = (s, b[1])
+                    break
+        if spot:
+            break
+        game = play(game, 1)
+    assert spot is not None
+    claimant, k = spot
+    claims.claim_make(game_id=game.pk, seats=[claimant], tricks=k)
+    game = Game.objects.get(pk=game.pk)
+    hands = _hands(game)
+
+    def _shown_cards(html: str) -> set[str]:  # the rules' tips name the Bloopers in general
+        return shown_cards(re.sub(r'<span class="tip-text"[^>]*>.*?</span>', "", html, flags=re.S))
+
+    for seat, player in players.items():
+        html = signed_in(player.user).get(reverse("game-table", args=[game.public_id]))
+        shown = _shown_cards(html.content.decode())
+        assert set(hands[claimant]) <= shown, seat
+        hidden = {c for s in range(4) if s not in (seat, claimant) for c in hands[s]}
+        assert not shown & hidden, (seat, shown & hidden)
+    outsider = signed_in(PlayerFactory(name="kibitzer2").user)
+    shown = _shown_cards(
+        outsider.get(reverse("game-table", args=[game.public_id])).content.decode()
+    )
+    assert set(hands[claimant]) <= shown
+    assert not shown & {c for s in range(4) if s != claimant for c in hands[s]}
+
+
 def test_a_spectator_sees_the_table_but_no_hand(started: Game) -> None:
     outsider = PlayerFactory(name="kibitzer")
     html = (
