@@ -9,6 +9,7 @@ import pytest
 
 from backalley_engine import solver
 from backalley_engine.actions import LAPSE, accept_action, claim_action, refuse_action
+from backalley_engine.cards import card_str
 from backalley_engine.claims import claim_check
 from backalley_engine.errors import ClaimNotAllowed, ClaimPending, NoClaimPending, NotYourTurn
 from backalley_engine.records import state_from_record, validate_record
@@ -64,7 +65,7 @@ def test_a_concession_always_holds() -> None:
 def test_an_unproven_claim_waits_for_both_opponents_and_shows_the_hand() -> None:
     g, seat, k = between_tricks("13" * 32, unproven=True)
     leader = g.seat_to_act
-    hand = g.hand(seat)
+    hand = [card_str(c) for c in g.hand(seat)]
     g.apply(claim_action(seat, k), seat=seat)
     first, second = (seat + 1) & 3, (seat + 3) & 3
     assert g.seat_to_act == first
@@ -80,6 +81,9 @@ def test_an_unproven_claim_waits_for_both_opponents_and_shows_the_hand() -> None
     for other in range(4):
         if other != seat:
             assert g.observation(other).shown[seat] == g.hands[seat]
+            hands = g.record(other)["deals"][-1]["hands"]
+            assert hands[seat] is not None and set(hand) <= set(hands[seat])
+            assert [h is None for h in hands] == [s not in (seat, other) for s in range(4)]
     with pytest.raises(ClaimPending):
         g.apply(min(g.hands[leader].bit_length() - 1, 53), seat=leader)
     with pytest.raises(NoClaimPending):

@@ -28,8 +28,12 @@ if TYPE_CHECKING:
 def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]:
     d = info.state
     show_all = finished or viewer == "all"
+    # A seat that claimed showed its hand (docs/rules.md §10): its hand as dealt is then known
+    # to all (what it holds now and what it played), so every record shows it.
     hands: list[list[str] | None] = [
-        cards_str(mask_to_cards(d.start_hands[s])) if show_all or viewer == s else None
+        cards_str(mask_to_cards(d.start_hands[s]))
+        if show_all or viewer == s or d.revealed >> s & 1
+        else None
         for s in range(4)
     ]
     swap = None
