@@ -71,3 +71,48 @@ def test_twenty_simultaneous_submissions_of_one_turn_land_once() -> None:
     seqs = list(Move.objects.filter(game__public_id=table.game_id).values_list("seq", flat=True))
     assert sorted(seqs) == [1, 2]
     assert table.game.move_count == 2
+
+
+@pytest.mark.autoplay
+@pytest.mark.django_db(transaction=True)
+def test_twenty_racing_submissions_of_a_move_that_forces_others_play_the_chain_once() -> None:
+    """The move lands once, and so does each forced move the service plays after it, each
+    with its one outbox event, whatever the race (docs/rules.md §10, games.autoplay)."""
+    require_service(connection.vendor == "postgresql", "the race needs real PostgreSQL row locks")
+    from games import statecache
+    from games.models import Event
+    from tests.games.helpers import choose_code, play
+
+    table = make_table(("chain_n", "chain_e", "chain_s", "chain_w"))
+    game = table.game
+    for _ in range(600):  # on to a move after which the next seat has a single legal card
+        state = statecache.state_for(game)
+        if state.phase == "playing":
+            after = state.clone()
+            after.apply(choose_code(state.legal_actions()))
+            if after.seat_to_act is not None and len(after.legal_actions()) == 1:
+                break
+        game = play(game, 1)
+    else:
+        raise AssertionError("no forcing move found")
+    k = game.move_count
+    seat = table.to_act()
+    from backalley_engine.actions import action_to_json
+
+    action = action_to_json(choose_code(statecache.state_for(game).legal_actions()))
+    results = _race(table, seat, k, lambda i: action, lambda i: "one" if i % 2 else f"own-{i}")
+    landed = [body for status, body in results if status == 201]
+    assert landed and all(status in (201, 409) for status, _ in results)
+    game = table.game
+    assert game.move_count > k + 1  # the chain was played
+    seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, game.move_count + 1))
+    assert Move.objects.filter(game=game, seq__gt=k + 1, submitted_by="auto").count() == (
+        game.move_count - k - 1
+    )
+    events = list(
+        Event.objects.filter(game=game, kind="move_committed", seq__gt=k).values_list(
+            "seq", flat=True
+        )
+    )
+    assert sorted(events) == list(range(k + 1, game.move_count + 1))
