@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from accounts.models import Player
 from backalley_site.errors import DomainError
@@ -22,36 +24,88 @@ from bots.models import Bot, BotKind
 HOUSE_USER = "house"
 
 
+StrOrPromise = str | Promise
+
+
 @dataclass(frozen=True)
 class Strength:
     key: str
-    label: str
+    label: StrOrPromise
     strategy: str
-    blurb: str
+    blurb: StrOrPromise
 
 
 STRENGTHS: dict[str, Strength] = {
     s.key: s
     for s in (
-        Strength("easy", "Easy", "random", "plays any legal card"),
-        Strength("medium", "Medium", "heuristic", "bids from its hand and plays sensibly"),
-        Strength("hard", "Hard", "strong", "searches likely hands before each card"),
+        Strength("easy", gettext_lazy("Easy"), "random", gettext_lazy("plays any legal card")),
+        Strength(
+            "medium",
+            gettext_lazy("Medium"),
+            "heuristic",
+            gettext_lazy("bids from its hand and plays sensibly"),
+        ),
+        Strength(
+            "hard",
+            gettext_lazy("Hard"),
+            "strong",
+            gettext_lazy("searches likely hands before each card"),
+        ),
     )
 }
 DEFAULT_STRENGTH = "medium"
 
 # name, strategy, description (the first four came with the club; see bots/migrations).
+# The descriptions are stored in English and shown in the reader's language
+# (house_description); gettext_noop marks them for the catalogs.
 HOUSE_BOTS: list[tuple[str, str, str]] = [
-    ("house-random", "random", "Plays a random legal card or bid."),
-    ("house-heuristic", "heuristic", "Bids from an estimate of its tricks and plays sensibly."),
-    ("house-heuristic-2", "heuristic", "A second heuristic bot, for full tables of house bots."),
-    ("house-strong", "strong", "Determinized search, 10 ms of CPU time per decision."),
-    ("house-random-2", "random", "A second random bot, for full tables of house bots."),
-    ("house-random-3", "random", "A third random bot, for full tables of house bots."),
-    ("house-heuristic-3", "heuristic", "A third heuristic bot, for full tables of house bots."),
-    ("house-strong-2", "strong", "A second strong bot, for full tables of house bots."),
-    ("house-strong-3", "strong", "A third strong bot, for full tables of house bots."),
+    ("house-random", "random", gettext_noop("Plays a random legal card or bid.")),
+    (
+        "house-heuristic",
+        "heuristic",
+        gettext_noop("Bids from an estimate of its tricks and plays sensibly."),
+    ),
+    (
+        "house-heuristic-2",
+        "heuristic",
+        gettext_noop("A second heuristic bot, for full tables of house bots."),
+    ),
+    (
+        "house-strong",
+        "strong",
+        gettext_noop("Determinized search, 10 ms of CPU time per decision."),
+    ),
+    (
+        "house-random-2",
+        "random",
+        gettext_noop("A second random bot, for full tables of house bots."),
+    ),
+    (
+        "house-random-3",
+        "random",
+        gettext_noop("A third random bot, for full tables of house bots."),
+    ),
+    (
+        "house-heuristic-3",
+        "heuristic",
+        gettext_noop("A third heuristic bot, for full tables of house bots."),
+    ),
+    (
+        "house-strong-2",
+        "strong",
+        gettext_noop("A second strong bot, for full tables of house bots."),
+    ),
+    (
+        "house-strong-3",
+        "strong",
+        gettext_noop("A third strong bot, for full tables of house bots."),
+    ),
 ]
+
+
+def house_description(description: str) -> str:
+    """A house bot's stored (English) description in the active language."""
+    return _(description) if description else description
 
 
 class UnknownStrength(DomainError):

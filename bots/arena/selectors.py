@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from backalley_site.errors import NotFoundError
 from bots.arena.models import ArenaEntry, ArenaPair
+from bots.house import house_description
 from bots.models import Bot, BotFault
 from ladder import rating as ladder_rating
 
@@ -86,7 +87,8 @@ def standing(bot: Bot, entry: ArenaEntry | None) -> Standing:
         name=bot.player.name,
         owner=bot.player.owner.get_username() if bot.player.owner else "",
         kind=bot.kind,
-        description=bot.description,
+        # The club's own bots describe themselves in the reader's language.
+        description=house_description(bot.description) if bot.player.is_house else bot.description,
         rating=row.rating if row is not None else ladder_rating.START,
         provisional=row.provisional if row is not None else True,
         rated_games=row.games if row is not None else 0,

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from backalley_engine.constants import team_of
 from games import extensions
@@ -36,6 +37,15 @@ def card_label(text: str | None) -> str:
     return rank + SUITS.get(text[1], text[1])
 
 
+def _bid_words(bid: Any) -> str:
+    """A bid of the record ("pass", "board", 3) as the page shows it."""
+    if bid == "pass":
+        return pgettext("bid", "pass")
+    if bid == "board":
+        return pgettext("bid", "board")
+    return str(bid)
+
+
 def deal_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per deal (voided ones included) for the scores table."""
     rows = []
@@ -49,7 +59,7 @@ def deal_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
                 "dealer": deal.get("dealer"),
                 "upcard": card_label(deal.get("upcard")),
                 "trump": SUITS.get(deal.get("trump") or "") or _("no trump"),
-                "bids": [bids.get(seat, "") for seat in range(4)],
+                "bids": [_bid_words(bids.get(seat, "")) for seat in range(4)],
                 "status": deal.get("status"),
                 "tricks_won": deal.get("tricks_won") or [0, 0],
                 "score": deal.get("score") or [0, 0],
