@@ -46,12 +46,12 @@ def test_reading_and_clearing_notifications_in_a_browser(browser: Any, live_serv
     assert not Notification.objects.filter(player=me, read_at__isnull=True).exists()
 
     # Turn the e-mail reminder off from the same page.
-    page.get_by_label("Reminder by e-mail when 80% of a move's time is used").uncheck()
+    page.get_by_label("Reminder by e-mail when 80 percent of a move's time is used").uncheck()
     page.locator("#preferences").get_by_role("button", name="Save").click()
     page.wait_for_url(live_server.url + "/notifications/")
     assert page.get_by_text("Your reminder preferences are saved.").is_visible()
     assert not page.get_by_label(
-        "Reminder by e-mail when 80% of a move's time is used"
+        "Reminder by e-mail when 80 percent of a move's time is used"
     ).is_checked()
     assert page.locator("#vacation button").is_disabled()  # no vacation days earned yet
     page.screenshot(path=str(OUT / "notifications-preferences.png"), full_page=True)

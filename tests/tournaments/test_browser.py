@@ -17,7 +17,7 @@ def _login(page, live_server, player) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", player.user.username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit], input[type=submit]")
+    page.click("main form button[type=submit]")  # the login form, not the top bar's
     page.wait_for_load_state()
 
 
