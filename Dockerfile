@@ -41,4 +41,4 @@ EXPOSE 8000
 
 # ASGI: sync views run in threads, the event feed's waiting clients are coroutines.
 # --timeout is the worker's heartbeat, not a request limit (docs/deployment.md).
-CMD ["gunicorn", "backalley_site.asgi:application", "--worker-class", "backalley_site.server.Worker", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60", "--graceful-timeout", "15", "--keep-alive", "75", "--access-logfile", "-"]
+CMD ["gunicorn", "backalley_site.asgi:application", "--worker-class", "backalley_site.server.Worker", "--config", "python:backalley_site.gunicorn_conf", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60", "--graceful-timeout", "15", "--keep-alive", "75", "--access-logfile", "-"]

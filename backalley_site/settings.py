@@ -8,6 +8,7 @@ without its secrets and host names, and turns on HSTS, secure cookies and the HT
 redirect (docs/deployment.md); ``manage.py check --deploy`` is clean under it.
 """
 
+import socket
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -79,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request id (carried into tasks and logs) and each route's latency metric.
+    "backalley_site.telemetry.RequestTelemetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "backalley_site.middleware.RequestSanityMiddleware",
     "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
@@ -430,12 +433,57 @@ CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")
 
+# --- Operations: logs, metrics, health (docs/deployment.md) ---------------------------------
+# LOG_FORMAT=json: one JSON object per line (python-json-logger), each with the request id
+# of the request that caused it (backalley_site/telemetry.py), in web and worker alike.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is 'text' or 'json', not {LOG_FORMAT!r}.")
+# One log line per answered request (backalley.request), on by default with JSON logs.
+LOG_REQUESTS = env.bool("LOG_REQUESTS", default=LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "backalley_site.telemetry.ContextFilter"}},
+    "formatters": {
+        "text": {"format": "%(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+if LOG_FORMAT == "json":
+    # The worker logs through the handler above rather than Celery's own text format.
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# /metrics answers only to "Authorization: Bearer <METRICS_TOKEN>" (404 without one set).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# Each Celery worker serves its metrics on this port (0: none), on an internal address.
+METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", default=0)
+METRICS_WORKER_ADDR = env.str("METRICS_WORKER_ADDR", default="127.0.0.1")
+# This node's name in health answers (Prometheus names nodes by their scrape address).
+NODE_NAME = env.str("NODE_NAME", default=socket.gethostname())
+# Workers' heartbeats in Redis (backalley_site/health.py): written every _EVERY_S, lapsing
+# after three missed beats; /healthz/?deep=1 wants one younger than _MAX_AGE_S.
+HEALTH_KEY_PREFIX = env.str(
+    "HEALTH_KEY_PREFIX", default=LIVE_CHANNEL_PREFIX.removesuffix("live:") + "health:"
+)
+WORKER_HEARTBEAT_EVERY_S = env.float("WORKER_HEARTBEAT_EVERY_S", default=10.0)
+WORKER_HEARTBEAT_MAX_AGE_S = env.float("WORKER_HEARTBEAT_MAX_AGE_S", default=30.0)
+# The deep check calls the outbox lagging (degraded) past this many seconds.
+HEALTH_OUTBOX_MAX_LAG_S = env.float("HEALTH_OUTBOX_MAX_LAG_S", default=60.0)
+HEALTH_REDIS_TIMEOUT_S = env.float("HEALTH_REDIS_TIMEOUT_S", default=1.0)
+# A process answers deep checks from its last round for this long (a balancer probing often).
+HEALTH_DEEP_CACHE_S = env.float("HEALTH_DEEP_CACHE_S", default=1.0)
 
 # --- Production: HTTPS only --------------------------------------------------------------
 if PRODUCTION:

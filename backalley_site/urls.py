@@ -7,13 +7,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as accounts_views
 from backalley_site import pwa
-from backalley_site.views import healthz, home, in_english, rules
+from backalley_site.views import healthz, home, in_english, metrics_view, rules
 from bots import views as bots_views
 from bots.arena import urls as arena_urls
 
 urlpatterns = [
     path("", home, name="home"),
     path("healthz/", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
     # The installable app: its manifest, and the service worker at the root (its scope is

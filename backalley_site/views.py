@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hmac
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import never_cache
 
+from backalley_site import health, metrics
 from backalley_site.errors import error_body
 
 
@@ -31,7 +33,14 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness for load balancers and container health checks: the process and its database."""
+    """Liveness for load balancers and container health checks: the process and its database.
+
+    ``?deep=1``: also Redis, a worker's heartbeat and the outbox's lag, each timed
+    (:func:`backalley_site.health.deep_report` says what answers 503 and what 200
+    ``degraded``)."""
+    if request.GET.get("deep") in ("1", "true", "yes"):
+        status, body = health.deep_report()
+        return JsonResponse(body, status=status)
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -55,3 +64,29 @@ def in_english(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         return response
 
     return english
+
+
+def _metrics_allowed(request: HttpRequest) -> bool:
+    token = settings.METRICS_TOKEN
+    if not token:
+        return False
+    given = request.headers.get("Authorization", "")
+    scheme, _, secret = given.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(secret.strip(), token)
+
+
+@never_cache
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    """Prometheus' scrape of this node: ``Authorization: Bearer <METRICS_TOKEN>``. Without
+    the token (or with none configured) the address answers 404, as if it were not there."""
+    if not _metrics_allowed(request):
+        return JsonResponse(
+            error_body("not_found", "There is nothing at this address.", {"path": request.path}),
+            status=404,
+        )
+    body, content_type = metrics.exposition()
+    return HttpResponse(body, content_type=content_type)
+
+
+metrics.register_scrape("celery_queues", health.scrape_queues)
+metrics.register_scrape("workers", health.scrape_workers)

@@ -14,3 +14,15 @@ class BotsConfig(AppConfig):
 
         hooks.install()
         arena_hooks.install()
+        _declare_metrics()
+
+
+def _declare_metrics() -> None:
+    """The bots' series, exported at 0 before the first (backalley_site.metrics)."""
+    from backalley_site import metrics
+    from bots.models import BotKind, FaultKind
+
+    for kind in FaultKind.values:
+        metrics.WEBHOOK_FAILURES.labels(kind=kind)
+    for kind in (BotKind.HOSTED, BotKind.WEBHOOK):
+        metrics.BOT_TURN_LATENCY.labels(kind=kind)

@@ -16,6 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from backalley_engine.actions import action_str
+from backalley_site import metrics
 from bots import brain, selectors, services, webhook
 from bots.models import Bot, BotKind, BotStatus, FaultKind
 from games import claims, statecache
@@ -61,12 +62,14 @@ def _webhook_action(bot: Bot, game: Game, seat: int, state: Any) -> int | None:
     except SoftTimeLimitExceeded:
         raise
     except webhook.WebhookFault as fault:
+        metrics.WEBHOOK_FAILURES.labels(kind=fault.kind).inc()
         logger.info(
             "bot %s fault %s at %s#%s", bot.player.name, fault.kind, game.pk, game.move_count
         )
         _record_fault(bot, game, fault.kind, fault.detail)
         return None
     except Exception:
+        metrics.WEBHOOK_FAILURES.labels(kind=FaultKind.MALFORMED).inc()
         logger.exception("webhook turn of bot %s failed at %s#%s", bot.pk, game.pk, game.move_count)
         _record_fault(bot, game, FaultKind.MALFORMED, "The answer could not be read.")
         return None
@@ -148,7 +151,7 @@ def play_turn(*, game_id: int, expected_seq: int) -> str:
             return "already_played"
     action, credited = decide(bot, game, seat, state)
     try:
-        move_submit(
+        result = move_submit(
             game_id=game.pk,
             seats=[seat],
             action=action,
@@ -160,4 +163,8 @@ def play_turn(*, game_id: int, expected_seq: int) -> str:
     except (StaleState, NotYourTurn, GameOver, IdempotencyKeyReused):
         # Someone (a redelivered copy of this task) played this turn meanwhile.
         return "already_played"
+    given = game.last_move_at or game.started_at  # when the turn came to the bot
+    if given is not None and not result.replayed:  # a replay was counted by the first copy
+        waited = (timezone.now() - given).total_seconds()
+        metrics.BOT_TURN_LATENCY.labels(kind=bot.kind).observe(max(waited, 0.0))
     return "played" if credited == "bot" else "substituted"

@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.credentials import credentials_changed
-        from games import hooks
+        from backalley_site import metrics
+        from games import hooks, outbox
         from games.live.publish import on_credentials_changed, on_game_event
 
         # Wake the clients waiting on a game's event feed after each start, move and finish.
@@ -16,3 +17,5 @@ class GamesConfig(AppConfig):
         hooks.on_game_finished(on_game_event)
         # Forget the long polls' admissions when a token, a bot or an account changes.
         credentials_changed.connect(on_credentials_changed, dispatch_uid="live-admissions")
+        # The outbox's backlog and lag, read at each scrape of /metrics.
+        metrics.register_scrape("outbox", outbox.scrape_metrics)

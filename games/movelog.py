@@ -21,6 +21,7 @@ from backalley_engine import shuffle
 from backalley_engine.actions import action_to_json
 from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.state import GameState
+from backalley_site import metrics
 from games import outbox, statecache
 from games.models import Event, Game, GameStatus, Move, Seat, SeededDeal, SubmittedBy
 
@@ -132,6 +133,7 @@ def finish(game: Game, state: GameState, written: Written, now: datetime) -> Non
         fields += ["status", "finished_at", "total_0", "total_1", "winner"]
     game.save(update_fields=fields)
     transaction.on_commit(lambda: statecache.remember(game, state))
+    transaction.on_commit(lambda: _count(written.moves))
     rows: list[Event] = []
     last = len(written.moves) - 1
     for i, move in enumerate(written.moves):
@@ -142,3 +144,9 @@ def finish(game: Game, state: GameState, written: Written, now: datetime) -> Non
     if game.status == GameStatus.FINISHED:
         rows.append(outbox.event(game, "game_finished", seq=game.move_count, now=now))
     outbox.emit(rows)
+
+
+def _count(moves: list[Move]) -> None:
+    """The moves committed, by who made them (backalley_moves_total), once they are."""
+    for move in moves:
+        metrics.MOVES.labels(submitted_by=move.submitted_by).inc()

@@ -20,11 +20,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Min
 from django.utils import timezone
 
+from backalley_site import metrics
 from games import hooks
 from games.models import Event, EventDelivery, Game
 
@@ -93,6 +96,7 @@ def deliver(events: Sequence[Event], acked: Collection[tuple[int, str]] = ()) ->
                 callback(game_event)
             except Exception:
                 complete = False
+                metrics.CONSUMER_FAILURES.labels(consumer=name).inc()
                 logger.exception("event %s: consumer %s failed; it will be retried", row, name)
             else:
                 took.append(name)
@@ -140,3 +144,32 @@ def prune(*, before: datetime) -> int:
     """Delete events delivered before ``before``; returns how many."""
     deleted, _ = Event.objects.filter(delivered_at__lt=before).delete()
     return deleted
+
+
+def backlog(*, now: datetime | None = None) -> tuple[int, float]:
+    """How many events wait for delivery, and how long the oldest of them has waited (s):
+    what an operator watches (``/metrics``, ``/healthz/?deep=1``). One query, on the
+    relay's partial index."""
+    now = now or timezone.now()
+    row = Event.objects.filter(delivered_at__isnull=True).aggregate(
+        n=Count("pk"), oldest=Min("created_at")
+    )
+    oldest = row["oldest"]
+    return int(row["n"]), max((now - oldest).total_seconds(), 0.0) if oldest else 0.0
+
+
+def scrape_metrics() -> list[Any]:
+    """The outbox's gauges, read at each scrape of ``/metrics``."""
+    from prometheus_client.core import GaugeMetricFamily
+
+    waiting, lag = backlog()
+    return [
+        GaugeMetricFamily(
+            "backalley_outbox_backlog", "Events not yet delivered to all their consumers.", waiting
+        ),
+        GaugeMetricFamily(
+            "backalley_outbox_lag_seconds",
+            "How long the oldest undelivered event has waited (0 when none waits).",
+            lag,
+        ),
+    ]

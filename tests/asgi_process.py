@@ -65,6 +65,7 @@ class AsgiServer:
                 "gunicorn",
                 "backalley_site.asgi:application",
                 "--worker-class=backalley_site.server.Worker",
+                "--config=python:backalley_site.gunicorn_conf",
                 f"--workers={self.workers}",
                 f"--bind=127.0.0.1:{self.port}",
                 "--graceful-timeout=15",

@@ -214,3 +214,19 @@ def test_the_server_leaves_the_client_address_to_django() -> None:
     from backalley_site.server import Worker
 
     assert Worker.CONFIG_KWARGS["proxy_headers"] is False
+
+
+def test_each_node_counts_its_metrics_in_a_directory_of_its_own() -> None:
+    """Prometheus' multiprocess mode: every process of a node writes to the node's own
+    directory (a tmpfs), emptied when the node starts; the worker's endpoint is internal."""
+    from backalley_site import gunicorn_conf
+
+    for name in ("web", "worker"):
+        folder = SERVICES[name]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+        assert folder in SERVICES[name]["tmpfs"], name
+    assert option(argv("web"), "--config") == "python:backalley_site.gunicorn_conf"
+    assert callable(gunicorn_conf.on_starting) and callable(gunicorn_conf.child_exit)
+    worker = SERVICES["worker"]
+    port = worker["environment"]["METRICS_WORKER_PORT"]
+    assert port in [str(p) for p in worker["expose"]] and "ports" not in worker
+    assert "METRICS_TOKEN" in SERVICES["web"]["environment"]

@@ -46,6 +46,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from accounts.permissions import request_token
+from backalley_site import metrics
 from backalley_site.errors import DomainError, error_body
 from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
@@ -61,6 +62,9 @@ HEARTBEAT = 15.0
 SLOT_TTL = 300.0  # a stream's slot lapses this long after its process died without a word
 _DIGITS = re.compile(r"[0-9]{1,10}")  # ASCII only: int() would also take "٣" (and "²" fails)
 _PASSED_HEADERS = ("WWW-Authenticate", "Retry-After", "Allow", "Vary")
+# Clients waiting in this process, by kind (backalley_live_waiting_clients).
+_POLLS = metrics.WAITING_CLIENTS.labels(kind="poll")
+_STREAMS = metrics.WAITING_CLIENTS.labels(kind="stream")
 
 STREAMS_PARAMS = "Open streams and long polls per token: LIVE_MAX_STREAMS_PER_TOKEN."
 TOO_MANY = OpenApiResponse(
@@ -334,11 +338,13 @@ async def _answer_poll(gate: Admitted, *, inline: bool) -> HttpResponseBase:
         if slot is None:
             return _too_many()
     watch = hub.watch(gate.game_id)
+    _POLLS.inc()
     try:
         found, snap = await hub.next_events(
             gate.game_id, watch, seat=gate.seat, since=gate.since, timeout=_spread(gate.wait)
         )
     finally:
+        _POLLS.dec()
         hub.unwatch(gate.game_id)
         if slot is not None:
             await slot.release()
@@ -398,6 +404,7 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
     refreshed = clock()
     marked: float | None = None  # when this stream last marked its seat as there
     watch = hub.watch(gate.game_id)
+    _STREAMS.inc()
     try:
         while True:
             if gate.seat is not None and (
@@ -420,6 +427,7 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
                 refreshed = clock()
                 await slot.refresh(SLOT_TTL)
     finally:
+        _STREAMS.dec()
         hub.unwatch(gate.game_id)
         if slot is not None:
             await slot.release()

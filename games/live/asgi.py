@@ -40,10 +40,11 @@ _TICKET_KEY = "backalley.admission_key"
 FEED_PATH = re.compile(r"^/api/v1/games/[^/]+/events/(?:stream/)?$")
 
 
-# The site's middleware that a feed request needs: security headers, the request guards, and
-# the session and user (for a browser's signed-in table page). The rest (static files, CSRF,
+# The site's middleware that a feed request needs: the request id and admission time, security
+# headers, the request guards, and the session and user (for a browser's signed-in table page). The rest (static files, CSRF,
 # messages, slash redirects, login lockouts) has nothing to do with a GET of the feed.
 FEED_MIDDLEWARE = (
+    "backalley_site.telemetry.RequestTelemetryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "backalley_site.middleware.RequestSanityMiddleware",
     "backalley_site.middleware.ApiBodySizeLimitMiddleware",
