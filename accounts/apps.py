@@ -7,7 +7,11 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the Bearer scheme with drf-spectacular.
-        from accounts import schema  # noqa: F401
+        from accounts import (
+            privacy,
+            schema,  # noqa: F401
+        )
         from accounts.credentials import connect
 
         connect()
+        privacy.install()  # the account's own part of a person's data (last to be erased)

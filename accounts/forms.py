@@ -59,3 +59,16 @@ class TokenForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         initial=[Scope.READ, Scope.PLAY],
     )
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account: the password, and a tick that says the person means it."""
+
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    understood = forms.BooleanField(
+        label=gettext_lazy("I understand that this cannot be undone."), required=True
+    )

@@ -65,6 +65,9 @@ class Player(models.Model):
     # shown in it at each login, and e-mails and notices to this player are written in it.
     # Empty: not chosen yet (the browser's language, and English for e-mails).
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    # The person deleted their account (accounts.privacy): the name is a pseudonym from then
+    # on, nothing personal is kept, and the finished games stay for everyone else's records.
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -17,6 +17,9 @@ The needs:
 
 * ``PUBLIC``: anyone, logged in or not;
 * ``READ``: any token (``read``, ``play`` or ``bot``) or the site session;
+* ``READ_OWN``: reading the person's own business (their notices, preferences, vacation,
+  their data): any token of theirs or the session, never a token restricted to one bot,
+  which sees that bot's business only;
 * ``PLAY``: acting as the person (``play``): moves for your own seats, your vacation, your
   preferences, creating and calling off games; never a token restricted to one bot;
 * ``PLAY_OR_BOT``: acting for a seat, your own (``play``) or your bot's (``bot``); the view
@@ -74,6 +77,13 @@ def request_token(request: Request) -> ApiToken | None:
     return request.auth if isinstance(request.auth, ApiToken) else None
 
 
+def one_bot_of(request: Request) -> int | None:
+    """The bot (its player id) a token made for one bot acts for; None for any other
+    credential. Such a token sees that bot's business only."""
+    token = request_token(request)
+    return token.bot_id if token is not None else None
+
+
 @dataclass(frozen=True)
 class Need:
     """What one method of a view needs: any of ``any_of`` (all scopes for a session)."""
@@ -87,6 +97,7 @@ class Need:
 
 PUBLIC = Need("public", public=True)
 READ = Need("read", frozenset({"read", "play", "bot"}))
+READ_OWN = Need("read own", frozenset({"read", "play", "bot"}), one_bot_token=False)
 PLAY = Need("play", frozenset({"play"}), one_bot_token=False)
 PLAY_OR_BOT = Need("play or bot", frozenset({"play", "bot"}))
 BOT = Need("bot", frozenset({"bot"}))

@@ -47,3 +47,32 @@ def allowed(throttle: SimpleRateThrottle, request: Any) -> bool:
     """Count this request against ``throttle``; False when the address is over its rate."""
     # SimpleRateThrottle never reads the view, and these requests come from no API view.
     return bool(throttle.allow_request(request, None))  # type: ignore[arg-type]
+
+
+class _AccountThrottle(SimpleRateThrottle):
+    """Per signed-in account (these requests always have one)."""
+
+    setting = ""
+    fallback = ""
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, self.setting, self.fallback))
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class ExportThrottle(_AccountThrottle):
+    """Downloads of a person's whole archive (each reads all their games)."""
+
+    scope = "account_export"
+    setting = "ACCOUNTS_EXPORT_RATE"
+    fallback = "10/hour"
+
+
+class DeleteThrottle(_AccountThrottle):
+    """Attempts to delete an account (each checks a password)."""
+
+    scope = "account_delete"
+    setting = "ACCOUNTS_DELETE_RATE"
+    fallback = "5/hour"

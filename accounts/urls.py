@@ -11,4 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", views.tokens, name="account-tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="account-token-revoke"),
+    path("data/", views.data_settings, name="account-data"),
+    path("data/export/", views.data_export, name="account-data-export"),
+    path("data/delete/", views.data_delete, name="account-data-delete"),
 ]

@@ -6,11 +6,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,11 +18,18 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from accounts.forms import SignUpForm, TokenForm
+from accounts.forms import AccountDeleteForm, SignUpForm, TokenForm
 from accounts.languages import player_set_language, supported
 from accounts.permissions import signed_in_user
+from accounts.privacy import WrongPassword, account_delete, account_export, archive_filename
 from accounts.services import player_for_user
-from accounts.throttles import LoginThrottle, SignupThrottle, allowed
+from accounts.throttles import (
+    DeleteThrottle,
+    ExportThrottle,
+    LoginThrottle,
+    SignupThrottle,
+    allowed,
+)
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.errors import DomainError
 
@@ -154,3 +161,49 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if code is not None and request.user.is_authenticated:
         player_set_language(player=player_for_user(request.user), language=code)
     return response
+
+
+@login_required
+def data_settings(request: HttpRequest) -> HttpResponse:
+    """Your data: download all of it, or delete the account (docs/privacy.md)."""
+    return render(
+        request,
+        "registration/data.html",
+        {"player": player_for_user(request.user), "form": AccountDeleteForm()},
+    )
+
+
+@login_required
+def data_export(request: HttpRequest) -> HttpResponse:
+    """The archive of everything of yours, as a download (the API's GET /api/v1/me/export/)."""
+    if not allowed(ExportThrottle(), request):
+        return _too_many(request, _("Too many downloads of your data. Try again later."))
+    archive = account_export(user=signed_in_user(request))
+    response = JsonResponse(archive, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    name = archive["account"]["player"]["name"]
+    response["Content-Disposition"] = f'attachment; filename="{archive_filename(name)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def data_delete(request: HttpRequest) -> HttpResponse:
+    """Delete the account once its password confirms it; then signed out, on the home page."""
+    if not allowed(DeleteThrottle(), request):
+        return _too_many(request, _("Too many attempts to delete your account. Try again later."))
+    form = AccountDeleteForm(request.POST)
+    if form.is_valid():
+        try:
+            account_delete(user=signed_in_user(request), password=form.cleaned_data["password"])
+        except WrongPassword as exc:
+            form.add_error("password", exc.message)
+        else:
+            logout(request)
+            messages.success(
+                request,
+                _("Your account has been deleted. Your finished games stay, under a new name."),
+            )
+            return redirect("home")
+    context = {"player": player_for_user(request.user), "form": form}
+    return render(request, "registration/data.html", context, status=400)

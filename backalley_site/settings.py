@@ -193,6 +193,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 
 ACCOUNTS_API_SIGNUP_RATE = env.str("ACCOUNTS_API_SIGNUP_RATE", default="20/hour")
 # Login attempts on the site per client address, on top of django-axes' lockout below.
 ACCOUNTS_LOGIN_RATE = env.str("ACCOUNTS_LOGIN_RATE", default="60/hour")
+# Per account: downloads of its data archive, and attempts to delete it (docs/privacy.md).
+ACCOUNTS_EXPORT_RATE = env.str("ACCOUNTS_EXPORT_RATE", default="10/hour")
+ACCOUNTS_DELETE_RATE = env.str("ACCOUNTS_DELETE_RATE", default="5/hour")
 
 # --- Client addresses, throttles and the shared cache ---------------------------------------
 # How many proxies in front of the app append to X-Forwarded-For. 0 (the default) trusts no

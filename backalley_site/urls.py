@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as accounts_views
 from backalley_site import pwa
-from backalley_site.views import healthz, home, in_english, metrics_view, rules
+from backalley_site.views import healthz, home, in_english, metrics_view, privacy, rules
 from bots import views as bots_views
 from bots.arena import urls as arena_urls
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("rules/", rules, name="rules"),
+    path("privacy/", privacy, name="privacy"),
     # The installable app: its manifest, and the service worker at the root (its scope is
     # the whole site) with the page it shows offline (backalley_site/pwa.py).
     path("manifest.webmanifest", pwa.manifest, name="manifest"),

@@ -23,6 +23,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"greeted": greeted})
 
 
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What the club keeps about a person, why, and how they take it or have it erased."""
+    return render(request, "privacy.html")
+
+
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules of Back Alley for players, in plain words with examples, in the page's
     language: one page per language (templates/rules/<code>.html), each checked rule by

@@ -8,12 +8,13 @@ class BotsConfig(AppConfig):
 
     def ready(self) -> None:
         # Connect the games app's post-commit move hook to the bot scheduler.
-        from bots import hooks
+        from bots import hooks, personal_data
         from bots.arena import hooks as arena_hooks
         from bots.arena import tasks as arena_tasks  # noqa: F401 - registers the arena's tasks
 
         hooks.install()
         arena_hooks.install()
+        personal_data.install()  # the bots, in the archive; removed on deletion
         _declare_metrics()
 
 

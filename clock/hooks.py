@@ -30,10 +30,16 @@ def sync_task_id(game_id: int, seq: int) -> str:
 
 
 def follow_game(event: game_hooks.GameEvent) -> None:
-    """Start (or stop) the running clock for the turn the game has reached."""
-    from clock.tasks import sync_clock
+    """Start (or stop) the running clock for the turn the game has reached; in an untimed
+    game, only hand an abandoned seat's turn to the house bot."""
+    from clock.tasks import play_abandoned_seat, sync_clock
 
     if not _timed(event.game_id, event.public_id):
+        if event.to_act_abandoned:  # told by the move itself: no query per move
+            play_abandoned_seat.apply_async(
+                args=(event.game_id, event.seq),
+                task_id=f"clock-abandoned:{event.game_id}:{event.seq}",
+            )
         return  # an untimed game has no clock: no task per move
     sync_clock.apply_async(args=(event.game_id,), task_id=sync_task_id(event.game_id, event.seq))
 

@@ -8,7 +8,9 @@ tick), re-checks that the turn is still due, and submits the substitute move thr
 
 After ``TIMEOUTS_TO_ABANDON`` timeouts in a row the player has abandoned the game: the
 seat is marked (``games.Seat.abandoned_at``, read by the ladder) and every later turn of
-that seat is due at once, played by the house bot.
+that seat is due at once, played by the house bot. A deleted account's seats are marked so
+too (``clock.personal_data``), in untimed games as well: each of their turns is enqueued as
+it comes (:func:`abandoned_play`), and the sweep finds any whose task was lost.
 """
 
 from __future__ import annotations
@@ -119,6 +121,54 @@ def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = Fals
         return Played("abandoned" if gone else "moved", seq + 1, seat_no)
 
 
+def abandoned_play(*, game_id: int, seq: int) -> Played:
+    """The house bot's move for the abandoned seat to act at ``seq``, in a game with a clock
+    or without one (a deleted account's seat in an untimed game); nothing if the turn
+    moved on or the seat to act is not abandoned. Keyed ``clock:<game>:<seq>`` like every
+    substitute move, so a second call can never move twice."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != GameStatus.ACTIVE or game.move_count != seq:
+            return Played("not_due")
+        seat_no = game.to_act
+        if (
+            seat_no is None
+            or not Seat.objects.filter(
+                game=game, position=seat_no, abandoned_at__isnull=False
+            ).exists()
+        ):
+            return Played("not_due")
+        state = statecache.state_for(game)
+        action = substitute.house_action(state, seat_no, turn_seed(game.pk, seq, seat_no))
+        try:
+            move_submit(
+                game_id=game.pk,
+                seats=[seat_no],
+                action=action,
+                expected_seq=seq,
+                idempotency_key=idempotency_key(game.pk, seq),
+                submitted_by=SubmittedBy.SYSTEM,
+            )
+        except (StaleState, NotYourTurn, GameOver, IdempotencyKeyReused):
+            return Played("not_due")  # cannot happen under the lock; kept as a guard
+        return Played("moved", seq + 1, seat_no)
+
+
+def due_abandoned_untimed() -> list[tuple[int, int]]:
+    """Untimed games whose seat to act is abandoned: (game id, seq). Each such turn is
+    enqueued when it comes (the move's event says so); this finds any whose task was lost."""
+    return list(
+        Seat.objects.filter(
+            abandoned_at__isnull=False,
+            game__status=GameStatus.ACTIVE,
+            position=F("game__to_act"),
+            game__clock__isnull=True,
+        )
+        .order_by("game_id")
+        .values_list("game_id", "game__move_count")[:BATCH]
+    )
+
+
 def _tell(seat: Seat, game: Game, seq: int, gone: bool) -> None:
     if seat.player.is_bot:
         return
@@ -168,4 +218,13 @@ def sweep(*, now: datetime | None = None) -> SweepReport:
         report.moved.append((game_id, played.seq))
         if played.outcome == "abandoned":
             report.abandoned.append((game_id, played.seat))
+    for game_id, seq in due_abandoned_untimed():
+        try:
+            played = abandoned_play(game_id=game_id, seq=seq)
+        except Exception:
+            logger.exception("clock: the substitute move for game %s failed", game_id)
+            report.skipped += 1
+            continue
+        if played.seq is not None:
+            report.moved.append((game_id, played.seq))
     return report

@@ -67,5 +67,5 @@ def play_abandoned_seat(game_id: int, seq: int) -> str:
     from games.models import Game
 
     if Game.objects.filter(pk=game_id, move_count=seq).exists():
-        return sweeper.timeout_play(game_id=int(game_id), wait=True).outcome
+        return sweeper.abandoned_play(game_id=int(game_id), seq=int(seq)).outcome
     return "already_played"

@@ -19,3 +19,7 @@ class GamesConfig(AppConfig):
         credentials_changed.connect(on_credentials_changed, dispatch_uid="live-admissions")
         # The outbox's backlog and lag, read at each scrape of /metrics.
         metrics.register_scrape("outbox", outbox.scrape_metrics)
+        # A person's games in their archive; on deletion, their waiting games left.
+        from games import personal_data
+
+        personal_data.install()

@@ -39,6 +39,7 @@ class GameEvent:
     to_act: int | None  # the seat whose turn it now is; None when finished
     status: str
     event_id: int | None = None  # the outbox row (None only for an event never stored)
+    to_act_abandoned: bool = False  # the seat to act was abandoned: the house bot plays it
 
     @property
     def key(self) -> str:

@@ -385,6 +385,9 @@ class Event(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Whether the seat to act has been abandoned (its player left: timeouts, a deleted
+    # account): the house bot plays it (clock/). Known under the move's lock at no cost.
+    to_act_abandoned = models.BooleanField(default=False)
     status = models.CharField(max_length=10)
     created_at = models.DateTimeField()
     next_try_at = models.DateTimeField()

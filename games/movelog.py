@@ -10,6 +10,7 @@ listener schedules work for a seat the chain already played (docs/events.md).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,8 +113,16 @@ def save_moves(written: Written) -> None:
     Move.objects.bulk_create(written.moves)
 
 
-def finish(game: Game, state: GameState, written: Written, now: datetime) -> None:
-    """Write the game row once for the whole commit and emit one event per move."""
+def finish(
+    game: Game,
+    state: GameState,
+    written: Written,
+    now: datetime,
+    *,
+    abandoned: Collection[int] = (),
+) -> None:
+    """Write the game row once for the whole commit and emit one event per move; the last
+    one says whether the seat to act is among the ``abandoned`` (the house bot plays it)."""
     game.move_count = state.move_count
     game.to_act = state.seat_to_act
     game.deal_number = state.deal_number
@@ -140,6 +149,8 @@ def finish(game: Game, state: GameState, written: Written, now: datetime) -> Non
         row = outbox.event(game, "move_committed", seq=move.seq, seat=move.seat, now=now)
         if i < last:
             row.to_act = None  # the turn passed on within this commit
+        else:
+            row.to_act_abandoned = game.to_act is not None and game.to_act in abandoned
         rows.append(row)
     if game.status == GameStatus.FINISHED:
         rows.append(outbox.event(game, "game_finished", seq=game.move_count, now=now))

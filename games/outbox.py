@@ -46,7 +46,13 @@ def _backoff(attempts: int) -> timedelta:
 
 
 def event(
-    game: Game, kind: str, *, seq: int, seat: int | None = None, now: datetime | None = None
+    game: Game,
+    kind: str,
+    *,
+    seq: int,
+    seat: int | None = None,
+    now: datetime | None = None,
+    to_act_abandoned: bool = False,
 ) -> Event:
     """An unsaved outbox row for ``game`` as it is now (pass it to :func:`emit`)."""
     now = now or timezone.now()
@@ -57,6 +63,7 @@ def event(
         seq=seq,
         seat=seat,
         to_act=game.to_act,
+        to_act_abandoned=to_act_abandoned,
         status=game.status,
         created_at=now,
         next_try_at=now + _backoff(0),
@@ -73,7 +80,15 @@ def emit(events: Sequence[Event]) -> None:
 
 def as_game_event(row: Event) -> hooks.GameEvent:
     return hooks.GameEvent(
-        row.kind, row.game_id, row.public_id, row.seq, row.seat, row.to_act, row.status, row.pk
+        row.kind,
+        row.game_id,
+        row.public_id,
+        row.seq,
+        row.seat,
+        row.to_act,
+        row.status,
+        row.pk,
+        row.to_act_abandoned,
     )
 
 

@@ -35,10 +35,13 @@ def game_seats(*, game: Game) -> list[Seat]:
     return list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
 
 
-def players_controlled_by(*, user: Any) -> QuerySet[Player]:
-    """The person's own player and the bots they own."""
+def players_controlled_by(*, user: Any, only_bot: int | None = None) -> QuerySet[Player]:
+    """The person's own player and the bots they own; ``only_bot`` (a token made for one
+    bot): that bot alone."""
     if not getattr(user, "is_authenticated", False):
         return Player.objects.none()
+    if only_bot is not None:
+        return Player.objects.filter(pk=only_bot, is_bot=True, owner=user)
     return Player.objects.filter(Q(user=user) | Q(is_bot=True, owner=user))
 
 
@@ -179,9 +182,12 @@ def games_open() -> QuerySet[Game]:
     )
 
 
-def games_for_user(*, user: Any, status: str | None = None) -> QuerySet[Game]:
-    """The games where the user (or one of their bots) sits, those waiting on them first."""
-    players = players_controlled_by(user=user)
+def games_for_user(
+    *, user: Any, status: str | None = None, only_bot: int | None = None
+) -> QuerySet[Game]:
+    """The games where the user (or one of their bots; ``only_bot``: that bot) sits, those
+    waiting on them first."""
+    players = players_controlled_by(user=user, only_bot=only_bot)
     my_turn = Q(
         status=GameStatus.ACTIVE,
         seats__player__in=players,
@@ -212,10 +218,12 @@ def games_for_user(*, user: Any, status: str | None = None) -> QuerySet[Game]:
     )
 
 
-def invitations_for(*, user: Any, status: str | None = "pending") -> QuerySet[Invitation]:
-    """Invitations to the user and their bots, newest first. ``pending`` means still
-    answerable: not expired, and the game still waiting for players."""
-    players = players_controlled_by(user=user)
+def invitations_for(
+    *, user: Any, status: str | None = "pending", only_bot: int | None = None
+) -> QuerySet[Invitation]:
+    """Invitations to the user and their bots (``only_bot``: that bot), newest first.
+    ``pending`` means still answerable: not expired, and the game still waiting for players."""
+    players = players_controlled_by(user=user, only_bot=only_bot)
     qs = Invitation.objects.filter(player__in=players)
     if status == InvitationStatus.PENDING:
         qs = qs.filter(

@@ -465,7 +465,8 @@ def commit_move(
         key=key,
     )
     then = autoplay.play_on(game=game, seat_rows=seat_rows, state=state, written=written)
-    movelog.finish(game, state, written, now)
+    abandoned = {s.position for s in seat_rows if s.abandoned_at is not None}
+    movelog.finish(game, state, written, now, abandoned=abandoned)
     body = {
         "move": {"seq": move.seq, "seat": seat, "action": move.action},
         **state_payload(game, seat_rows, state, seat),

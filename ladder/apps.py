@@ -10,9 +10,10 @@ class LadderConfig(AppConfig):
         # show a finished game's rating changes with it, and on its record page (games never
         # imports us).
         from games import extensions
-        from ladder import hooks, selectors
+        from ladder import hooks, personal_data, selectors
         from ladder.parts import ratings_part
 
         hooks.install()
+        personal_data.install()  # the rating, in the archive (kept on deletion)
         extensions.register_game_part("ratings", ratings_part)
         extensions.register_page_part("ratings", selectors.game_changes)

@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Learn of finished games (after commit) and show a game's event with the game.
-        from tournaments import hooks
+        from tournaments import hooks, personal_data
 
         hooks.install()
+        personal_data.install()  # their entries and events, in the archive and on deletion

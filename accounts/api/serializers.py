@@ -59,8 +59,10 @@ class TokenCreateSerializer(serializers.Serializer[Any]):
 
 
 class MeSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
+    id = serializers.IntegerField(allow_null=True, help_text="Null for a token made for one bot.")
+    username = serializers.CharField(
+        allow_null=True, help_text="Null for a token made for one bot."
+    )
     player = PlayerSerializer()
     bots = PlayerSerializer(many=True)
     auth = serializers.ChoiceField(choices=["session", "token"])
@@ -95,3 +97,14 @@ class SignupResultSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     player = PlayerSerializer()
     token = TokenCreatedSerializer()
+
+
+class AccountDeleteSerializer(serializers.Serializer[Any]):
+    password = serializers.CharField(
+        write_only=True, style={"input_type": "password"}, help_text="Your password, to confirm."
+    )
+
+
+class AccountDeletedSerializer(serializers.Serializer[Any]):
+    deleted = serializers.BooleanField()
+    pseudonym = serializers.CharField(help_text="The name your finished games now show.")

@@ -12,6 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.serializers import (
+    AccountDeletedSerializer,
+    AccountDeleteSerializer,
     MePreferencesSerializer,
     MeSerializer,
     SignupResultSerializer,
@@ -22,18 +24,22 @@ from accounts.api.serializers import (
 )
 from accounts.models import ApiToken, Player
 from accounts.permissions import (
+    PLAY,
     PUBLIC,
     READ,
+    READ_OWN,
     SESSION,
     insufficient_scope,
+    one_bot_of,
     request_has_scope,
     request_scopes,
     request_token,
     signed_in_user,
 )
+from accounts.privacy import account_delete, account_export, archive_filename
 from accounts.selectors import player_get_by_name
 from accounts.services import account_signup, player_for_user, player_set_autoplay
-from accounts.throttles import SignupThrottle
+from accounts.throttles import DeleteThrottle, ExportThrottle, SignupThrottle
 from accounts.tokens import token_create, token_list, token_revoke
 from backalley_site.api_schema import ErrorSerializer
 
@@ -93,7 +99,7 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         """Your play preferences: ``autoplay`` (the service plays your forced actions, a
         single legal card, for you; on by default). Needs the ``play`` scope."""
-        if not request_has_scope(request, "play"):
+        if not request_has_scope(request, "play") or one_bot_of(request) is not None:
             raise insufficient_scope("Changing your preferences needs the 'play' scope.")
         data = MePreferencesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -105,22 +111,90 @@ class MeView(APIView):
 
     @extend_schema(responses={200: MeSerializer, **ERRORS})
     def get(self, request: Request) -> Response:
-        """The caller: account, player, bots, and how this request was authenticated."""
-        player = player_for_user(request.user)
+        """The caller: account, player, bots, and how this request was authenticated. A
+        token made for one bot is that bot: its player and its only bot, no account."""
         token = request_token(request)
+        bot_id = one_bot_of(request)
+        account: tuple[int | None, str | None]
+        if bot_id is not None:
+            bot = Player.objects.get(pk=bot_id)
+            player, bots, account = bot, [bot], (None, None)
+        else:
+            player = player_for_user(request.user)
+            bots = list(
+                Player.objects.filter(owner=signed_in_user(request), is_bot=True).order_by("name")
+            )
+            account = (request.user.pk, request.user.get_username())
         body = {
-            "id": request.user.pk,
-            "username": request.user.get_username(),
+            "id": account[0],
+            "username": account[1],
             "player": player,
-            "bots": Player.objects.filter(owner=signed_in_user(request), is_bot=True).order_by(
-                "name"
-            ),
+            "bots": bots,
             "auth": "token" if token else "session",
             "scopes": sorted(request_scopes(request)),
             "token": token,
             "autoplay": player.autoplay,
         }
         return Response(MeSerializer(body).data)
+
+
+class ExportView(APIView):
+    scopes = READ_OWN  # the person's own data: never a token made for one bot
+    throttle_classes = [ExportThrottle]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description=(
+                    "A JSON archive: `account` (with the tokens' metadata, never a secret), "
+                    "`games` (each with its record as you may see it), `ladder`, `clock` "
+                    "(notices, preferences, vacations), `bots`, `tournaments`."
+                )
+            ),
+            **ERRORS,
+            429: ErrorSerializer,
+        },
+        summary="Download all your data (a JSON archive)",
+        description="At most ACCOUNTS_EXPORT_RATE downloads per account (10 an hour).",
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in_user(request)
+        archive = account_export(user=user)
+        name = archive["account"]["player"]["name"]
+        return Response(
+            archive,
+            headers={
+                "Content-Disposition": f'attachment; filename="{archive_filename(name)}"',
+                **NO_STORE,
+            },
+        )
+
+
+class AccountDeleteView(APIView):
+    scopes = PLAY  # acting as the person: never a read-only token or one made for one bot
+    throttle_classes = [DeleteThrottle]
+
+    @extend_schema(
+        request=AccountDeleteSerializer,
+        responses={200: AccountDeletedSerializer, **ERRORS, 429: ErrorSerializer},
+        summary="Delete your account (confirm with your password)",
+        description=(
+            "Erases what is personal (name replaced by a pseudonym, e-mail, sign-in, tokens, "
+            "notices, preferences; bots retired), keeps finished games under the pseudonym, "
+            "and hands your seats in running games to the house bot. 403 `wrong_password`; "
+            "at most ACCOUNTS_DELETE_RATE attempts per account (5 an hour). See /privacy/."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = AccountDeleteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        erasure = account_delete(
+            user=signed_in_user(request), password=data.validated_data["password"]
+        )
+        return Response(
+            AccountDeletedSerializer({"deleted": True, "pseudonym": erasure.pseudonym}).data,
+            headers=NO_STORE,
+        )
 
 
 class SignupView(APIView):

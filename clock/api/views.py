@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
-from accounts.permissions import PLAY, READ
+from accounts.permissions import PLAY, READ_OWN
 from accounts.services import player_for_user
 from backalley_site.api_schema import ErrorSerializer
 from clock import reminders, selectors, vacation
@@ -33,7 +33,7 @@ def _me(request: Request) -> Player:
 class NotificationListView(ListAPIView):  # type: ignore[type-arg]
     """Your notifications, newest first (``?unread=true`` for the unread ones only)."""
 
-    scopes = READ
+    scopes = READ_OWN  # the person's: never a token made for one bot
     serializer_class = NotificationSerializer
 
     @extend_schema(parameters=[OpenApiParameter("unread", bool)])
@@ -67,7 +67,7 @@ class MarkReadView(APIView):
 
 
 class PreferencesView(APIView):
-    scopes = {"GET": READ, "PATCH": PLAY}
+    scopes = {"GET": READ_OWN, "PATCH": PLAY}
 
     @extend_schema(responses={200: PreferenceSerializer}, summary="Your reminder preferences")
     def get(self, request: Request) -> Response:
@@ -101,7 +101,7 @@ def _vacation_body(player: Player) -> dict[str, Any]:
 
 
 class VacationView(APIView):
-    scopes = READ
+    scopes = READ_OWN
 
     @extend_schema(
         responses={200: VacationSerializer},

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import PLAY_OR_BOT, READ
+from accounts.permissions import PLAY_OR_BOT, READ, one_bot_of
 from backalley_site.api_schema import ErrorSerializer
 from games import invitations, selectors
 from games.api.permissions import require_bot, require_self
@@ -59,7 +59,8 @@ def invitation_body(row: Invitation) -> dict[str, Any]:
 
 
 class InvitationListView(ListAPIView):  # type: ignore[type-arg]
-    """Invitations to you and your bots, newest first (the answerable ones by default)."""
+    """Invitations to you and your bots, newest first (the answerable ones by default); for
+    a token made for one bot, that bot's."""
 
     scopes = READ
     serializer_class = InvitationSerializer
@@ -85,7 +86,9 @@ class InvitationListView(ListAPIView):  # type: ignore[type-arg]
                 "bad_parameter", _("Unknown status %(wanted)s.") % {"wanted": repr(wanted)}
             )
         return selectors.invitations_for(
-            user=self.request.user, status=None if wanted == "all" else wanted
+            user=self.request.user,
+            status=None if wanted == "all" else wanted,
+            only_bot=one_bot_of(self.request),
         )
 
 

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
-from accounts.permissions import PLAY, PLAY_OR_BOT, READ
+from accounts.permissions import PLAY, PLAY_OR_BOT, READ, one_bot_of
 from accounts.services import player_for_user
 from games import claims, invitations, premoves, selectors, services
 from games.api.permissions import controlled_seats, require_bot, require_self
@@ -157,7 +157,8 @@ class OpenGamesView(ListAPIView):  # type: ignore[type-arg]
 
 
 class MyGamesView(ListAPIView):  # type: ignore[type-arg]
-    """Games where you or your bots sit: those waiting on you first."""
+    """Games where you or your bots sit: those waiting on you first (for a token made for
+    one bot, that bot's games)."""
 
     scopes = READ
     serializer_class = GameSummarySerializer
@@ -178,7 +179,9 @@ class MyGamesView(ListAPIView):  # type: ignore[type-arg]
             raise BadGameSetup(
                 "bad_parameter", _("Unknown status %(wanted)s.") % {"wanted": repr(wanted)}
             )
-        return selectors.games_for_user(user=self.request.user, status=wanted)
+        return selectors.games_for_user(
+            user=self.request.user, status=wanted, only_bot=one_bot_of(self.request)
+        )
 
 
 class GameDetailView(APIView):

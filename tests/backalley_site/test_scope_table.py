@@ -1,5 +1,5 @@
 """Every operation of the API schema, with every kind of credential, against one table of
-who may call it (issue 12, finding 2).
+who may call it; and, for what a credential may read, what it is shown.
 
 A refused call is a 401 ``not_authenticated`` (no credential) or a 403 ``insufficient_scope``;
 an allowed call is anything else (a 400 for the empty body, a 404, a 409 ... are the
@@ -31,6 +31,7 @@ LOGGED_IN = ALL - {"none"}  # READ: any token or the session
 PLAY = {"play", "session"}  # acting as the person
 SEAT = {"play", "bot", "one_bot", "session"}  # acting for a seat, yours or your bot's
 BOT_OWNER = {"bot", "session"}  # managing bots: never a one-bot token
+OWN = LOGGED_IN - {"one_bot"}  # reading the person's own business: never a one-bot token
 SESSION = {"session"}
 
 # (method, path) → the kinds allowed, for the fixture below (the invitation is to the
@@ -39,6 +40,8 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("POST", "/api/v1/auth/signup/"): ALL,
     ("GET", "/api/v1/me/"): LOGGED_IN,
     ("PATCH", "/api/v1/me/"): PLAY,
+    ("GET", "/api/v1/me/export/"): OWN,
+    ("POST", "/api/v1/me/delete/"): PLAY,
     ("GET", "/api/v1/tokens/"): SESSION,
     ("POST", "/api/v1/tokens/"): SESSION,
     ("DELETE", "/api/v1/tokens/{token_id}/"): SESSION,
@@ -82,9 +85,9 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/ladder/players/{name}/"): ALL,
     ("GET", "/api/v1/ladder/players/{name}/games/"): ALL,
     ("GET", "/api/v1/ladder/players/{name}/history/"): ALL,
-    ("GET", "/api/v1/notifications/"): LOGGED_IN,
+    ("GET", "/api/v1/notifications/"): OWN,
     ("POST", "/api/v1/notifications/read/"): PLAY,
-    ("GET", "/api/v1/notifications/preferences/"): LOGGED_IN,
+    ("GET", "/api/v1/notifications/preferences/"): OWN,
     ("PATCH", "/api/v1/notifications/preferences/"): PLAY,
     ("GET", "/api/v1/tournaments/"): ALL,
     ("POST", "/api/v1/tournaments/"): PLAY,
@@ -96,7 +99,7 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("POST", "/api/v1/tournaments/{id}/cancel/"): PLAY,
     ("GET", "/api/v1/tournaments/{id}/rounds/"): ALL,
     ("GET", "/api/v1/tournaments/{id}/standings/"): ALL,
-    ("GET", "/api/v1/vacation/"): LOGGED_IN,
+    ("GET", "/api/v1/vacation/"): OWN,
     ("POST", "/api/v1/vacation/start/"): PLAY,
     ("POST", "/api/v1/vacation/stop/"): PLAY,
 }
@@ -205,3 +208,120 @@ def test_a_read_token_cannot_spend_vacation_or_change_preferences() -> None:
     bot_only = ApiTokenFactory(user=owner.user, scopes=["bot"])
     r = APIClient().get("/api/v1/bots/strategies/", **auth_header(bot_only))
     assert r.status_code == 200 and {s["name"] for s in r.json()} >= {"random"}
+
+
+# --- What each credential is shown --------------------------------------------------------
+# (path, what to read from the answer) → kind → what it must be. A token made for one bot
+# sees that bot's business only: its games, its invitations, itself as "me"; never its
+# owner's notices, preferences, vacation or data (refused above).
+FULL = ("read", "play", "bot", "session")
+
+
+def _reads(w: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    both_games = {w["game_owner"], w["game_bot"]}
+    both_invites = {w["invite_owner"], w["invite_bot"]}
+    return {
+        ("/api/v1/me/", "player"): {**dict.fromkeys(FULL, w["owner"]), "one_bot": w["bot"]},
+        ("/api/v1/me/", "username"): {**dict.fromkeys(FULL, w["username"]), "one_bot": None},
+        ("/api/v1/games/mine/", "games"): {
+            **dict.fromkeys(FULL, both_games),
+            "one_bot": {w["game_bot"]},
+        },
+        ("/api/v1/invitations/", "invited_to"): {
+            **dict.fromkeys(FULL, both_invites),
+            "one_bot": {w["invite_bot"]},
+        },
+        ("/api/v1/notifications/", "titles"): dict.fromkeys(FULL, {"for the owner"}),
+        (f"/api/v1/games/{w['game_owner']}/", "your_seat"): {
+            "read": 0, "play": 0, "bot": None, "one_bot": None, "session": 0,
+        },
+        (f"/api/v1/games/{w['game_bot']}/", "your_seat"): {
+            "read": None, "play": None, "bot": 0, "one_bot": 0, "session": 0,
+        },
+    }  # fmt: skip
+
+
+def _shown(what: str, body: Any) -> Any:
+    if what == "player":
+        return body["player"]["name"]
+    if what in ("username", "your_seat"):
+        return body[what]
+    if what == "games":
+        return {g["id"] for g in body["results"]}
+    if what == "invited_to":
+        return {i["game"] for i in body["results"]}
+    if what == "titles":
+        return {n["title"] for n in body["results"]}
+    raise AssertionError(what)
+
+
+def test_every_credential_is_shown_only_what_is_its_business() -> None:
+    from clock.models import Notification, NotificationKind
+
+    owner = PlayerFactory()
+    bot = BotPlayerFactory(owner=owner.user)
+    Bot.objects.create(player=bot, kind=BotKind.API)
+    strangers = [PlayerFactory() for _ in range(8)]
+    game_owner = services.game_create(
+        creator=owner, seats=[owner, *strangers[:3]], options={"rated": False}
+    )
+    game_bot = services.game_create(
+        creator=strangers[3], seats=[bot, *strangers[3:6]], options={"rated": False}
+    )
+    invite_owner = invitations.game_create_inviting(
+        creator=strangers[6], seats=[strangers[6], owner, None, None]
+    )
+    invite_bot = invitations.game_create_inviting(
+        creator=strangers[7], seats=[strangers[7], bot, None, None]
+    )
+    Notification.objects.create(player=owner, kind=NotificationKind.REMINDER, title="for the owner")
+    Notification.objects.create(player=strangers[0], kind=NotificationKind.REMINDER, title="not")
+    world = {
+        "owner": owner.name,
+        "bot": bot.name,
+        "username": owner.user.get_username(),
+        "game_owner": game_owner.public_id,
+        "game_bot": game_bot.public_id,
+        "invite_owner": invite_owner.public_id,
+        "invite_bot": invite_bot.public_id,
+    }
+    tokens = {
+        "read": ApiTokenFactory(user=owner.user, scopes=["read"]),
+        "play": ApiTokenFactory(user=owner.user, scopes=["play"]),
+        "bot": ApiTokenFactory(user=owner.user, scopes=["bot"]),
+        "one_bot": ApiTokenFactory(user=owner.user, scopes=["bot"], bot=bot),
+    }
+    session = APIClient()
+    session.force_login(owner.user)
+    wrong: list[str] = []
+    for (path, what), expected in _reads(world).items():
+        for kind, want in expected.items():
+            client = session if kind == "session" else APIClient()
+            headers = {} if kind == "session" else auth_header(tokens[kind])
+            r = client.get(path, **headers)
+            if r.status_code != 200:
+                wrong.append(f"{path} as {kind}: {r.status_code}")
+                continue
+            shown = _shown(what, r.json())
+            if shown != want:
+                wrong.append(f"{path} {what} as {kind}: {shown!r}, not {want!r}")
+    assert wrong == []
+
+
+def test_a_token_made_for_one_bot_reads_none_of_its_owners_notices() -> None:
+    """The reproduction: a bot's token read its owner's notifications (answered 200)."""
+    from clock.models import Notification, NotificationKind
+
+    owner = PlayerFactory()
+    bot = BotPlayerFactory(owner=owner.user)
+    Notification.objects.create(player=owner, kind=NotificationKind.REMINDER, title="private")
+    token = ApiTokenFactory(user=owner.user, scopes=["bot", "read"], bot=bot)
+    for url in (
+        "/api/v1/notifications/",
+        "/api/v1/notifications/preferences/",
+        "/api/v1/vacation/",
+        "/api/v1/me/export/",
+    ):
+        r = APIClient().get(url, **auth_header(token))
+        assert (r.status_code, r.json()["code"]) == (403, "insufficient_scope"), url
+        assert "private" not in r.content.decode()
