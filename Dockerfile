@@ -9,9 +9,20 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# GNU gettext compiles the translation catalogs below (locale/, docs/i18n.md).
+# GNU gettext compiles the translation catalogs below (locale/, docs/i18n.md). The
+# PostgreSQL client tools of the server's major version (16, from PostgreSQL's own Debian
+# repository: pg_dump refuses a newer server) for `manage.py backup` and `restore`.
+ARG PG_MAJOR=16
 RUN apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends gettext \
+    && apt-get install -y -qq --no-install-recommends gettext ca-certificates curl \
+    && install -d /usr/share/postgresql-common/pgdg \
+    && curl -fsSL -o /usr/share/postgresql-common/pgdg/apt.postgresql.org.asc \
+       https://www.postgresql.org/media/keys/ACCC4CF8.asc \
+    && echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt $(. /etc/os-release && echo "$VERSION_CODENAME")-pgdg main" \
+       > /etc/apt/sources.list.d/pgdg.list \
+    && apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends "postgresql-client-${PG_MAJOR}" \
+    && apt-get purge -y -qq curl && apt-get autoremove -y -qq \
     && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first (from pyproject.toml), so code changes reuse this layer; all but the

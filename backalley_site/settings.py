@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "clock",
     "tournaments",
     "axes",
+    "backalley_site.apps.SiteConfig",  # the site's own commands: backup, restore
 ]
 
 MIDDLEWARE = [
@@ -432,6 +433,12 @@ CELERY_BEAT_SCHEDULE["games-expire-invitations"] = {
     "schedule": 600.0,
     "options": {"expires": 590},
 }
+
+# --- Backups (backalley_site/backups.py, docs/deployment.md) ----------------------------------
+BACKUP_DIR = env.path("BACKUP_DIR", default=VAR_DIR / "backups")
+BACKUP_KEEP_DAYS = env.float("BACKUP_KEEP_DAYS", default=30.0)
+# Where pg_dump, pg_restore, psql and createdb are (empty: on PATH).
+PG_BIN_DIR = env.str("PG_BIN_DIR", default="")
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")

@@ -43,7 +43,7 @@ def option(args: list[str], name: str) -> str | None:
 
 
 def test_the_services_are_all_there() -> None:
-    assert set(SERVICES) == {"postgres", "redis", *APP_SERVICES}
+    assert set(SERVICES) == {"postgres", "redis", *APP_SERVICES, "backup"}
     assert SERVICES["postgres"]["image"].startswith("postgres:")
     assert SERVICES["redis"]["image"].startswith("redis:")
 
@@ -230,3 +230,15 @@ def test_each_node_counts_its_metrics_in_a_directory_of_its_own() -> None:
     port = worker["environment"]["METRICS_WORKER_PORT"]
     assert port in [str(p) for p in worker["expose"]] and "ports" not in worker
     assert "METRICS_TOKEN" in SERVICES["web"]["environment"]
+
+
+def test_the_backup_service_runs_the_backup_command_into_its_volume() -> None:
+    backup = SERVICES["backup"]
+    assert argv("backup") == ["python", "manage.py", "backup"]
+    assert backup["profiles"] == ["ops"]  # run on demand (cron), never by `up`
+    folder = backup["environment"]["BACKUP_DIR"]
+    assert any(v.endswith(f":{folder}") for v in backup["volumes"])
+    assert backup["image"] == SERVICES["web"]["image"]
+    text = (ROOT / "Dockerfile").read_text()
+    assert "postgresql-client-" in text  # pg_dump and pg_restore in the image
+    assert f"postgres:{text.split('ARG PG_MAJOR=')[1].split()[0]}" == SERVICES["postgres"]["image"]
