@@ -12,8 +12,8 @@ from backalley_engine.actions import LAPSE, accept_action, claim_action, refuse_
 from backalley_engine.cards import card_str
 from backalley_engine.claims import claim_check
 from backalley_engine.errors import ClaimNotAllowed, ClaimPending, NoClaimPending, NotYourTurn
-from backalley_engine.records import state_from_record, validate_record
-from backalley_engine.state import GameState
+from backalley_engine.records import validate_record
+from backalley_engine.state import GameState, state_from_record
 
 GOLDEN = Path(__file__).parent / "golden" / "selfplay-golden-0.json"
 

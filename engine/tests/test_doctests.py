@@ -21,10 +21,12 @@ MODULES = [
     "errors",
     "shuffle",
     "deal",
+    "game",
     "state",
     "checkpoint",
     "observation",
     "schedule",
+    "summary",
 ]
 
 

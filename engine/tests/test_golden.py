@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from backalley_engine.cli import selfplay_game
-from backalley_engine.records import state_from_record, validate_record
+from backalley_engine.records import validate_record
+from backalley_engine.state import state_from_record
 
 GOLDEN = Path(__file__).parent / "golden" / "selfplay-golden-0.json"
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from backalley_engine.cards import FULL_DECK_MASK, card_str, mask_to_cards, parse_card
 from backalley_engine.errors import NotYourTurn
-from backalley_engine.records import record_actions, state_from_record, validate_record
-from backalley_engine.state import MAX_DEALS, MAX_MOVES, GameState
+from backalley_engine.records import record_actions, validate_record
+from backalley_engine.state import MAX_DEALS, MAX_MOVES, GameState, state_from_record
 
 seeds = st.binary(min_size=32, max_size=32).map(bytes.hex)
 rng_seeds = st.integers(min_value=0, max_value=2**32)

@@ -11,8 +11,8 @@ from backalley_engine.actions import PASS
 from backalley_engine.cards import card_str, parse_card
 from backalley_engine.deal import DealState
 from backalley_engine.errors import BadRecord, EngineError
-from backalley_engine.records import record_actions, state_from_record, validate_record
-from backalley_engine.state import GameState
+from backalley_engine.records import record_actions, validate_record
+from backalley_engine.state import GameState, state_from_record
 
 SEED = "5e" * 32
 

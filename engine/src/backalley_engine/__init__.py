@@ -50,7 +50,10 @@ Modules (each name below is also importable from its module, e.g.
   ``partner_of``).
 - ``shuffle``: the seeded, verifiable deals of docs/rules.md §9.
 - ``deal``: one deal's state machine (``DealState``, buildable from explicit hands for bots).
-- ``state``: the whole 25-deal game (``GameState``, ``Outcome``), or a short one.
+- ``game``: a game's fields and their reads (``GameCore``, the base of ``GameState``), its
+  dealt deals (``DealInfo``) and its end (``Outcome``).
+- ``state``: the whole 25-deal game (``GameState``), or a short one, and
+  ``state_from_record``.
 - ``schedule``: which deals a game plays (``Schedule``: all 25, or a run such as 6-10).
 - ``views``, ``observation`` and ``events``: what a seat or a spectator may see, what a bot
   may know, and what an action caused.
@@ -117,9 +120,9 @@ from backalley_engine.errors import (  # noqa: E402
     TrumpNotBroken,
     WrongPhase,
 )
-from backalley_engine.records import record_actions, state_from_record  # noqa: E402
+from backalley_engine.records import record_actions  # noqa: E402
 from backalley_engine.schedule import WHOLE_GAME, Schedule  # noqa: E402
-from backalley_engine.state import GameState, Outcome  # noqa: E402
+from backalley_engine.state import GameState, Outcome, state_from_record  # noqa: E402
 from backalley_engine.validate import RecordError, validate_record  # noqa: E402
 
 __version__ = "0.1.0"

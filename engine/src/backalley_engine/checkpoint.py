@@ -19,17 +19,17 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from backalley_engine.deal import DealCore, DealState
 from backalley_engine.errors import BadSchedule
+from backalley_engine.game import DealInfo, GameCore, Outcome
 from backalley_engine.schedule import Schedule
 from backalley_engine.shuffle import HmacKey, JokerSwap, check_seed, commitment
 
-if TYPE_CHECKING:
-    from backalley_engine.state import DealInfo, GameState
-
 VERSION = 1
+
+G = TypeVar("G", bound=GameCore)
 
 
 class CheckpointError(ValueError):
@@ -109,7 +109,7 @@ def _info_data(info: DealInfo) -> dict[str, Any]:
     }
 
 
-def checkpoint(state: GameState) -> dict[str, Any]:
+def checkpoint(state: GameCore) -> dict[str, Any]:
     """``state`` as plain data (see the module docstring)."""
     out = state.outcome
     return {
@@ -131,18 +131,18 @@ def checkpoint(state: GameState) -> dict[str, Any]:
     }
 
 
-def resume(seed_hex: str, data: object) -> GameState:
-    """The ``GameState`` a checkpoint describes; raises ``CheckpointError`` when ``data`` is
-    not a checkpoint of this version for this seed."""
-    from backalley_engine.state import DealInfo, GameState, Outcome
-
+def resume(seed_hex: str, data: object, *, into: G) -> G:
+    """``into`` (an empty game, ``GameState()``) filled with the state a checkpoint
+    describes; raises ``CheckpointError`` when ``data`` is not a checkpoint of this version
+    for this seed. ``GameState.resume(seed_hex, data)`` is the way to call it."""
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise CheckpointError("not a version-1 checkpoint")
     key = check_seed(seed_hex)
     if data.get("commitment") != commitment(seed_hex):
         raise CheckpointError("the checkpoint belongs to another seed")
     try:
-        g = GameState(schedule=Schedule.from_json(data.get("schedule")))
+        g = into
+        g.schedule = Schedule.from_json(data.get("schedule"))
         _restore_deal(g, data["current"])
         g._key = HmacKey(key)
         g.seed = seed_hex

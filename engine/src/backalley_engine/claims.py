@@ -24,17 +24,15 @@ proven claim unproven).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from backalley_engine import solver
 from backalley_engine.actions import ACCEPT_BASE, claim_parts
 from backalley_engine.cards import cards_str, mask_to_cards
 from backalley_engine.constants import DONE, PLAYING
+from backalley_engine.deal import DealCore
 from backalley_engine.errors import ClaimNotAllowed, ClaimRefused, NoClaimPending, NotYourTurn
-
-if TYPE_CHECKING:
-    from backalley_engine.deal import DealCore
-    from backalley_engine.state import GameState
+from backalley_engine.game import GameCore
 
 CLAIM_BUDGET: Final = 20_000
 PROVEN: Final = "proven"
@@ -93,7 +91,7 @@ def _claim_event(deal: DealCore, kind: str, **fields: Any) -> dict[str, Any]:
 
 
 def apply_claim_action(
-    g: GameState, action: int, seat: int | None, events: list[dict[str, Any]] | None
+    g: GameCore, action: int, seat: int | None, events: list[dict[str, Any]] | None
 ) -> bool:
     """Apply a claim action to ``g`` (``seat``, when given, must be the action's seat).
     Returns True when it ends the deal (the caller scores it). Changes nothing on error."""

@@ -18,7 +18,7 @@ bit is a higher card, jokers included (BB=53 > LB=52 > the trump ace).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from backalley_engine.actions import ACCEPT_BASE, BOARD, PASS, REFUSE_BASE
 from backalley_engine.cards import (
@@ -36,9 +36,6 @@ from backalley_engine.cards import (
 from backalley_engine.constants import BIDDING as BIDDING  # re-exported: phases are part of a deal
 from backalley_engine.constants import DONE as DONE
 from backalley_engine.constants import PLAYING as PLAYING
-
-if TYPE_CHECKING:
-    from backalley_engine.observation import Observation
 from backalley_engine.errors import (
     ActionParseError,
     EngineError,
@@ -476,12 +473,6 @@ class DealCore:
             score_team(c[0][0], c[0][1], t[0], self.n),
             score_team(c[1][0], c[1][1], t[1], self.n),
         )
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know of this deal, for a bot (see ``backalley_engine.observation``)."""
-        from backalley_engine.observation import Observation
-
-        return Observation(self, seat)
 
     def bid_seat(self, index: int) -> int:
         """The seat that makes the index-th bid of the deal."""

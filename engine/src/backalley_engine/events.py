@@ -6,20 +6,18 @@ a caller passes an ``events`` list to ``GameState.apply``, so the hot path pays 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backalley_engine.actions import bid_json
 from backalley_engine.cards import NUM_CARDS, SUITS, card_str, cards_str, mask_to_cards
-
-if TYPE_CHECKING:
-    from backalley_engine.state import DealInfo, GameState
+from backalley_engine.game import DealInfo, GameCore
 
 
 def trump_str(trump: int | None) -> str | None:
     return None if trump is None else SUITS[trump]
 
 
-def play_events(game: GameState, seat: int, action: int) -> list[dict[str, Any]]:
+def play_events(game: GameCore, seat: int, action: int) -> list[dict[str, Any]]:
     d = game
     if action >= NUM_CARDS:
         return [{"type": "bid", "private_to": None, "seat": seat, "bid": bid_json(action)}]
@@ -40,7 +38,7 @@ def play_events(game: GameState, seat: int, action: int) -> list[dict[str, Any]]
     return out
 
 
-def deal_start_events(game: GameState) -> list[dict[str, Any]]:
+def deal_start_events(game: GameCore) -> list[dict[str, Any]]:
     d = game
     out: list[dict[str, Any]] = [
         {

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 PACKAGE = "backalley_engine"
-NATIVE_MODULES = ("cards", "actions", "constants", "deal", "shuffle", "state")
+NATIVE_MODULES = ("cards", "actions", "constants", "deal", "shuffle", "game", "state")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 

@@ -23,15 +23,11 @@ each other seat the cards it can no longer hold (``excluded``), from the rules o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from backalley_engine.cards import BB, FULL_DECK_MASK, LB
 from backalley_engine.constants import BIDDING, PLAYING, partner_of
 from backalley_engine.deal import DealCore, out_of_play, suit_mask_of
-
-if TYPE_CHECKING:
-    from backalley_engine.shuffle import JokerSwap
-    from backalley_engine.state import GameState
+from backalley_engine.game import GameCore
+from backalley_engine.shuffle import JokerSwap
 
 Trick = tuple[int, tuple[int, ...], int]  # (leader, cards in play order, winner)
 Pair = tuple[int, int]
@@ -163,9 +159,11 @@ class Observation:
         return cls(deal, seat, swap=swap, deal_number=deal_number, totals=totals)
 
     @classmethod
-    def from_state(cls, state: GameState, seat: int) -> Observation:
-        """``state.observation(seat)``."""
-        return state.observation(seat)
+    def from_state(cls, state: GameCore, seat: int) -> Observation:
+        """What ``seat`` may know of a game's current deal (``state.observation(seat)``)."""
+        if state.outcome is not None:
+            raise ValueError("no decision to make: the game is over")
+        return cls(state, seat, swap=state.swap, deal_number=state.deal_number, totals=state.totals)
 
     # -- the engine's facts ----------------------------------------------------------------
     @property

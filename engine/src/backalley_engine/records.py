@@ -3,14 +3,15 @@
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
 shows everything, the seed included. ``record_actions`` reads the move log back out of a
-record and ``state_from_record`` rebuilds the game from seed + moves. A short game's record
-names its run of deals (``"schedule": {"first": 6, "last": 10}``). ``validate_record``
-(in ``backalley_engine.validate``) checks a record against the rules.
+record and ``state_from_record`` (in ``backalley_engine.state``, above this module) rebuilds
+the game from seed + moves. A short game's record names its run of deals (``"schedule":
+{"first": 6, "last": 10}``). ``validate_record`` (in ``backalley_engine.validate``) checks a
+record against the rules.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backalley_engine.actions import accept_action, bid_json, claim_action, parse_bid
 from backalley_engine.cards import card_str, cards_str, mask_to_cards, parse_card
@@ -18,11 +19,10 @@ from backalley_engine.claims import ACCEPTED, claim_entry
 from backalley_engine.constants import RECORD_FORMAT, RECORD_VERSION
 from backalley_engine.errors import BadRecord, EngineError
 from backalley_engine.events import trump_str
+from backalley_engine.game import DealInfo, GameCore, Viewer
 from backalley_engine.schedule import Schedule
-
-if TYPE_CHECKING:
-    from backalley_engine.state import DealInfo, GameState, Viewer
-    from backalley_engine.validate import RecordError
+from backalley_engine.validate import RecordError
+from backalley_engine.validate import validate_record as _validate
 
 
 def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def _deal_json(info: DealInfo, viewer: Viewer, finished: bool) -> dict[str, Any]
 
 
 def write_record(
-    game_state: GameState,
+    game_state: GameCore,
     viewer: Viewer = "all",
     players: list[str] | None = None,
     game: str | None = None,
@@ -130,20 +130,6 @@ def record_actions(record: dict[str, Any]) -> list[int]:
     return actions
 
 
-def state_from_record(record: dict[str, Any]) -> GameState:
-    """Rebuild the game from the record's seed and moves (each move validated by the engine).
-
-    Raises ``BadRecord`` when the record has no seed or cannot be read, and the engine's
-    typed error when a move is illegal. Use ``validate_record`` for a full check.
-    """
-    from backalley_engine.state import GameState
-
-    seed = record.get("seed") if isinstance(record, dict) else None
-    if not isinstance(seed, str):
-        raise BadRecord("Only a record with its seed (a finished game) can be rebuilt.", {})
-    return GameState.replay(seed, record_actions(record), schedule=record_schedule(record))
-
-
 def record_schedule(record: dict[str, Any]) -> Schedule:
     """The deals a record's game plays: its ``schedule`` (a short game), else all 25."""
     try:
@@ -154,6 +140,4 @@ def record_schedule(record: dict[str, Any]) -> Schedule:
 
 def validate_record(record: object) -> list[RecordError]:
     """[] when the record is valid, else the first error (deal, trick, card or bid at fault)."""
-    from backalley_engine.validate import validate_record as _validate
-
     return _validate(record)

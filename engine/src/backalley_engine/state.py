@@ -1,8 +1,9 @@
 """The whole game: 25 scored deals of 13..1..13 cards, redeals, pass-outs and the result.
 
 OpenSpiel-like: randomness is an input (the seed), and every game replays from its history.
-``GameState`` *is* its current deal (it extends ``DealCore``), so ``legal_actions`` and
-``apply`` reach the rules without indirection; finished deals are kept as ``DealInfo``.
+``GameState`` *is* its current deal (it extends ``DealCore``, through the game's fields in
+``backalley_engine.game``), so ``legal_actions`` and ``apply`` reach the rules without
+indirection; finished deals are kept as ``DealInfo``.
 
 >>> g = GameState.new("00" * 32)
 >>> g.deal_number, g.hand_size, g.dealer, g.phase, g.seat_to_act
@@ -21,13 +22,13 @@ dealt as in a whole game:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from backalley_engine.actions import BOARD, LAST_ACTION, PASS, action_str
+from backalley_engine.checkpoint import checkpoint, resume
+from backalley_engine.claims import apply_claim_action
 from backalley_engine.constants import (
     FINISHED,
-    IN_PROGRESS,
     MAX_ATTEMPTS,
     MAX_DEALS,
     MAX_MOVES,
@@ -36,13 +37,15 @@ from backalley_engine.constants import (
     PLAYED,
     VOIDED,
 )
-from backalley_engine.deal import DONE, DealCore, DealState
-from backalley_engine.errors import ActionParseError, ClaimPending, GameOver, NotYourTurn
+from backalley_engine.deal import DONE, DealState
+from backalley_engine.errors import ActionParseError, BadRecord, ClaimPending, GameOver, NotYourTurn
 from backalley_engine.events import deal_end_events, deal_start_events, play_events
+from backalley_engine.game import DealInfo, GameCore, Outcome, Viewer
+from backalley_engine.observation import Observation
+from backalley_engine.records import record_actions, record_schedule, write_record
 from backalley_engine.schedule import WHOLE_GAME, Schedule
 from backalley_engine.shuffle import (
     HmacKey,
-    JokerSwap,
     _deck,
     check_seed,
     commitment,
@@ -50,61 +53,17 @@ from backalley_engine.shuffle import (
     first_dealer,
     hand_size_of,
 )
-
-if TYPE_CHECKING:
-    from backalley_engine.observation import Observation
-
-Viewer = int | None | Literal["all"]
+from backalley_engine.views import game_view
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The end of a game: both totals and the winning team (None for a draw)."""
-
-    totals: tuple[int, int]
-    winner: int | None
-
-
-@dataclass(slots=True)
-class DealInfo:
-    """One dealt deal: its number and attempt, the joker swap, its play, how it ended."""
-
-    number: int
-    attempt: int
-    swap: JokerSwap | None
-    state: DealState
-    status: str  # played | voided | passed_out | in_progress
-    score: tuple[int, int]
-    totals: tuple[int, int]
-
-
-class GameState(DealCore):
+class GameState(GameCore):
     """A Back Alley game. ``seat_to_act`` is None once the game is finished.
 
     ``schedule``: the deals it plays, all 25 or a run of them (a short game); part of the
     game's rules, carried by a replay, a checkpoint and a record.
     """
 
-    __slots__ = (
-        "seed",
-        "schedule",
-        "commitment",
-        "first_dealer",
-        "deal_number",
-        "attempt",
-        "swap",
-        "deals",
-        "history",
-        "totals",
-        "seat_to_act",
-        "outcome",
-        "_scored",
-        "_key",
-    )
-    seat_to_act: int | None
-    deal_number: int
-    attempt: int
-    swap: JokerSwap | None
+    __slots__ = ()  # the fields are GameCore's (backalley_engine.game)
 
     def __init__(self, seed_hex: str | None = None, *, schedule: Schedule | None = None) -> None:
         """A new game of ``seed_hex`` at its first deal; without a seed, an empty shell that
@@ -116,11 +75,11 @@ class GameState(DealCore):
         self.seed = seed_hex
         self.commitment = commitment(seed_hex)
         self.first_dealer = first_dealer(seed_hex)
-        self.deals: list[DealInfo] = []  # finished deals only
-        self.history: list[int] = []
-        self.totals: tuple[int, int] = (0, 0)
-        self.outcome: Outcome | None = None
-        self._scored = 0  # deals scored so far (played or passed out)
+        self.deals = []
+        self.history = []
+        self.totals = (0, 0)
+        self.outcome = None
+        self._scored = 0
         first = self.schedule.first
         self._start_deal(first, 0, self.schedule.first_deal_dealer(first_dealer=self.first_dealer))
 
@@ -166,33 +125,6 @@ class GameState(DealCore):
         c._key = self._key
         return c
 
-    # -- properties --------------------------------------------------------------------
-    @property
-    def move_count(self) -> int:
-        return len(self.history)
-
-    @property
-    def hand_size(self) -> int:
-        return self.n
-
-    def is_terminal(self) -> bool:
-        return self.outcome is not None
-
-    def all_deals(self) -> list[DealInfo]:
-        """Every deal dealt so far, the one in progress last (as a snapshot)."""
-        if self.outcome is not None:
-            return self.deals[:]
-        live = DealInfo(
-            self.deal_number,
-            self.attempt,
-            self.swap,
-            DealState.copy_of(self),
-            IN_PROGRESS,
-            (0, 0),
-            self.totals,
-        )
-        return [*self.deals, live]
-
     # -- moves -------------------------------------------------------------------------
     def apply(
         self, action: object, seat: int | None = None, events: list[dict[str, Any]] | None = None
@@ -207,11 +139,7 @@ class GameState(DealCore):
         actor = self.seat_to_act
         if actor is None:
             raise GameOver("The game is over.")
-        if (
-            action > BOARD
-        ):  # a claim or its answer: any seat may make them (backalley_engine.claims)
-            from backalley_engine.claims import apply_claim_action
-
+        if action > BOARD:  # a claim or its answer: any seat may make them (claims)
             if apply_claim_action(self, action, seat, events):
                 self._end_deal(events)
             return
@@ -290,41 +218,27 @@ class GameState(DealCore):
     # -- views and records ---------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8)."""
-        from backalley_engine.views import game_view
-
         return game_view(self, seat)
 
     def record(
         self, viewer: Viewer = "all", players: list[str] | None = None, game: str | None = None
     ) -> dict[str, Any]:
         """The game record (docs/record-format.md) as ``viewer`` may see it."""
-        from backalley_engine.records import write_record
-
         return write_record(self, viewer, players=players, game=game)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of the current deal, for a bot: its hand, the public table
         and what play has revealed (see ``backalley_engine.observation``)."""
-        from backalley_engine.observation import Observation
-
-        if self.outcome is not None:
-            raise ValueError("no decision to make: the game is over")
-        return Observation(
-            self, seat, swap=self.swap, deal_number=self.deal_number, totals=self.totals
-        )
+        return Observation.from_state(self, seat)
 
     def checkpoint(self) -> dict[str, Any]:
         """This state as versioned plain data (see ``backalley_engine.checkpoint``)."""
-        from backalley_engine.checkpoint import checkpoint
-
         return checkpoint(self)
 
     @classmethod
     def resume(cls, seed_hex: str, data: object) -> GameState:
         """The state a :meth:`checkpoint` describes (``CheckpointError`` if unreadable)."""
-        from backalley_engine.checkpoint import resume
-
-        return resume(seed_hex, data)
+        return resume(seed_hex, data, into=cls())
 
     def legal_actions_text(self) -> list[str]:
         return [action_str(a) for a in self.legal_actions()]
@@ -337,12 +251,26 @@ class GameState(DealCore):
         )
 
 
+def state_from_record(record: dict[str, Any]) -> GameState:
+    """Rebuild the game from the record's seed and moves (each move validated by the engine).
+
+    Raises ``BadRecord`` when the record has no seed or cannot be read, and the engine's
+    typed error when a move is illegal. Use ``validate_record`` for a full check.
+    """
+    seed = record.get("seed") if isinstance(record, dict) else None
+    if not isinstance(seed, str):
+        raise BadRecord("Only a record with its seed (a finished game) can be rebuilt.", {})
+    return GameState.replay(seed, record_actions(record), schedule=record_schedule(record))
+
+
 __all__ = [
     "BOARD",
     "PASS",
     "GameState",
     "Outcome",
     "DealInfo",
+    "Viewer",
+    "state_from_record",
     "MAX_DEALS",
     "MAX_MOVES",
     "NUM_DEALS",

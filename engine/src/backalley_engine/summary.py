@@ -12,14 +12,12 @@ and which scoring rule (docs/rules.md §6) gave them. Public information only (d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backalley_engine.actions import bid_json
 from backalley_engine.cards import cards_str
 from backalley_engine.events import trump_str
-
-if TYPE_CHECKING:
-    from backalley_engine.state import DealInfo
+from backalley_engine.game import DealInfo
 
 
 def _rule(status: str, number: int, board: int, score: int) -> str:

@@ -7,16 +7,14 @@ seat's own hand and the card it drew for a joker. The seed only once the game is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backalley_engine.actions import action_str, bid_json
 from backalley_engine.cards import card_str, cards_str, mask_to_cards
 from backalley_engine.claims import claim_entry, pending, public_hands, waiting_for
+from backalley_engine.deal import DealCore
 from backalley_engine.events import trump_str
-
-if TYPE_CHECKING:
-    from backalley_engine.deal import DealCore
-    from backalley_engine.state import GameState
+from backalley_engine.game import GameCore
 
 
 def _claim_view(d: DealCore) -> dict[str, Any] | None:
@@ -33,7 +31,7 @@ def _claim_view(d: DealCore) -> dict[str, Any] | None:
     return None if end is None else {**end, "status": "ended"}
 
 
-def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
+def game_view(game: GameCore, seat: int | None) -> dict[str, Any]:
     if seat is not None and seat not in (0, 1, 2, 3):
         raise ValueError("seat must be 0..3 or None")
     info = game.all_deals()[-1]
