@@ -31,8 +31,10 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games import extensions, feed
 from games.live import admissions, presence, publish
 from games.live.slots import Slots
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -57,16 +59,11 @@ class Snapshot:
         return self.status in DONE
 
     def since(self, since: int, seat: int | None) -> list[dict[str, Any]]:
-        from games.feed import visible_to
-
         start = bisect.bisect_right(self.seqs, since)
-        return [ev for ev in self.events[start:] if visible_to(ev, seat)]
+        return [ev for ev in self.events[start:] if feed.visible_to(ev, seat)]
 
 
 def _read_snapshot(game_id: int, previous: Snapshot | None) -> Snapshot:
-    from games import extensions, feed
-    from games.models import Game
-
     game = Game.objects.filter(pk=game_id).defer("snapshot").first()
     if game is None:
         return Snapshot(-1, "gone", (), ())
@@ -77,8 +74,6 @@ def _read_snapshot(game_id: int, previous: Snapshot | None) -> Snapshot:
 
 
 def _read_counters(ids: list[int]) -> list[tuple[int, int, str]]:
-    from games.models import Game
-
     return list(Game.objects.filter(pk__in=ids).values_list("pk", "move_count", "status"))
 
 
@@ -130,7 +125,7 @@ class Hub:
         self.watches: dict[int, Watch] = {}
         self.closing = asyncio.Event()
         self.slots = Slots(shared=not inline)
-        self.presence = presence.StreamMarks(self)
+        self.presence = presence.StreamMarks(inline=inline, db=self.db)
         self._tasks: list[asyncio.Task[None]] = []
         self._started = False
 
@@ -296,6 +291,8 @@ class Hub:
             self.wake(*parsed)
 
     async def _subscribe_forever(self) -> None:
+        # Loaded only in a process that subscribes (LIVE_REDIS_URL set, not inline): the
+        # embedded default runs without Redis, and redis.asyncio is a sizeable import.
         import redis.asyncio as aioredis
 
         name = publish.channel()
@@ -347,3 +344,7 @@ def wake_all(game_id: int, seq: int, status: str) -> None:
     for hub in hubs:
         with contextlib.suppress(RuntimeError):  # that loop has closed
             hub.loop.call_soon_threadsafe(hub.wake, game_id, seq, status)
+
+
+# A commit in this process wakes its hubs without a trip through Redis.
+publish.on_wake(wake_all)

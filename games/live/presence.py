@@ -20,14 +20,12 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-
-if TYPE_CHECKING:
-    from games.live.hub import Hub
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +90,7 @@ class _SyncRedis:
             return None
         with self._lock:
             if self._key != (os.getpid(), url):
+                # Only with LIVE_REDIS_URL set: the embedded default runs without Redis.
                 import redis
 
                 self._client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
@@ -150,15 +149,17 @@ def presence(game_id: int, seat: int) -> Presence:
 # --- the async side (streams, on the server's event loop) ----------------------------------
 class StreamMarks:
     """The hub's writer of its streams' marks: with Redis, an async client of the hub's own
-    loop (no thread per mark); without it, or for an inline hub, the sync writer in the
-    hub's database threads."""
+    loop (no thread per mark); without it, or for an inline hub, the sync writer run by
+    ``db`` (the hub's ``Hub.db``: its database threads, or the caller's for ``inline``)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, *, inline: bool, db: Callable[..., Awaitable[Any]]) -> None:
+        self.inline = inline
+        self.db = db
         self._redis: Any = None
 
     def _client(self) -> Any:
-        if self._redis is None and settings.LIVE_REDIS_URL and not self.hub.inline:
+        if self._redis is None and settings.LIVE_REDIS_URL and not self.inline:
+            # Only with LIVE_REDIS_URL set: the embedded default runs without Redis.
             import redis.asyncio as aioredis
 
             pool = aioredis.BlockingConnectionPool.from_url(
@@ -174,7 +175,7 @@ class StreamMarks:
     async def stream_open(self, game_id: int, seat: int) -> None:
         client = self._client()
         if client is None:
-            await self.hub.db(_mark_stream, game_id, seat)
+            await self.db(_mark_stream, game_id, seat)
             return
         name = key(game_id, seat)
         try:

@@ -4,6 +4,11 @@ A wake-up says only "game G is at seq S, status X"; waiters re-read the feed the
 a wake-up carries no card and can be repeated or lost without harm (a lost one is made up
 by the hub's periodic check). Publishing never blocks the committing thread: the Redis
 message is handed to a background thread.
+
+The hubs of this process (:mod:`games.live.hub`, which sits above this module) hear a
+commit made here at once, without Redis: ``hub`` adds its ``wake_all`` with
+:func:`on_wake` when it is imported. A process that never imported the hub (a Celery
+worker) has no waiters to wake.
 """
 
 from __future__ import annotations
@@ -12,11 +17,13 @@ import logging
 import os
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 
 from games.hooks import GameEvent
+from games.live.admissions import tickets
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +62,7 @@ class _RedisPublisher:
             logger.warning("live: wake-up queue full, dropping %s", message)
 
     def _run(self) -> None:
+        # Only with LIVE_REDIS_URL set: the embedded default runs without Redis.
         import redis
 
         client = redis.Redis.from_url(self.url, socket_timeout=2, socket_connect_timeout=2)
@@ -82,11 +90,20 @@ def _redis_publisher() -> _RedisPublisher | None:
         return _publisher
 
 
+# In-process listeners of wake-ups (the hub's ``wake_all``): (game id, seq, status).
+_local: list[Callable[[int, int, str], None]] = []
+
+
+def on_wake(listener: Callable[[int, int, str], None]) -> None:
+    """Have ``listener`` hear every wake-up published by this process (once per listener)."""
+    if listener not in _local:
+        _local.append(listener)
+
+
 def wake(game_id: int, seq: int, status: str) -> None:
     """Wake the clients waiting on ``game_id`` in this process and, by Redis, everywhere."""
-    from games.live import hub  # only the process's running hubs, if any
-
-    hub.wake_all(game_id, seq, status)
+    for listener in tuple(_local):
+        listener(game_id, seq, status)
     publisher = _redis_publisher()
     if publisher is not None:
         publisher.put(encode(game_id, seq, status))
@@ -98,8 +115,6 @@ FORGET_ADMISSIONS = "forget-admissions"
 def forget_admissions() -> None:
     """A credential changed: every server process forgets the long-poll admissions it keeps
     (:mod:`games.live.admissions`), this one at once, the others by Redis."""
-    from games.live.admissions import tickets
-
     tickets.forget_all()
     publisher = _redis_publisher()
     if publisher is not None:

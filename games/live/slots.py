@@ -59,6 +59,7 @@ class Slots:
 
     def _client(self) -> Any:
         if self._redis is None and self.shared and settings.LIVE_REDIS_URL:
+            # Only with LIVE_REDIS_URL set: the embedded default runs without Redis.
             import redis.asyncio as aioredis
 
             # A few connections per process, waited for when busy: thousands of streams
