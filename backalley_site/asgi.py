@@ -10,6 +10,6 @@ from backalley_site.asgi_errors import get_shaped_asgi_application  # noqa: E402
 # Django's handler, answering unreadable requests under /api/ in the error shape.
 site = get_shaped_asgi_application()  # sets Django up
 
-from games.live.asgi import route  # noqa: E402 - needs Django set up
+from games.api.asgi import route  # noqa: E402 - needs Django set up
 
 application = route(site)

@@ -30,7 +30,7 @@ class ShapedASGIHandler(ASGIHandler):
         thousands of clients waiting on the same loop, each round trip waits its turn,
         and a page or a move took tens of milliseconds longer than its work. The site's
         views are sync; the event feed's async views have their own handler
-        (``games.live.asgi``), whose waits must never hold a thread.
+        (``games.api.asgi``), whose waits must never hold a thread.
         """
         super().load_middleware(is_async=False)
         chain: Any = getattr(self, "_middleware_chain")  # noqa: B009 - set just above

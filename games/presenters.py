@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.utils import timezone
+
 from games import extensions
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 
 if TYPE_CHECKING:
     from backalley_engine.state import GameState
@@ -33,13 +35,23 @@ def seats_payload(seats: Sequence[Seat]) -> list[dict[str, Any] | None]:
     return by_position
 
 
+def pending_invitations(*, game: Game) -> list[Invitation]:
+    """The game's live invitations (their seats are held), by position: the one read of the
+    presenters' own, below the selectors that call them."""
+    return list(
+        Invitation.objects.filter(
+            game=game, status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
+        )
+        .select_related("player")
+        .order_by("position")
+    )
+
+
 def invited_payload(game: Game) -> list[dict[str, Any]]:
     """The seats held for invited players who have not answered (waiting games only, so
     the move path never pays for this look-up)."""
     if game.status != GameStatus.WAITING:
         return []
-    from games.selectors import pending_invitations
-
     return [
         {
             "position": row.position,

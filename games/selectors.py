@@ -249,14 +249,3 @@ def invitation_of(*, user: Any, invitation_id: int) -> Invitation:
             extra={"id": invitation_id},
         )
     return row
-
-
-def pending_invitations(*, game: Game) -> list[Invitation]:
-    """The game's live invitations (their seats are held), by position."""
-    return list(
-        Invitation.objects.filter(
-            game=game, status=InvitationStatus.PENDING, expires_at__gt=timezone.now()
-        )
-        .select_related("player")
-        .order_by("position")
-    )

@@ -25,14 +25,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backalley_engine.checkpoint import CheckpointError
 from backalley_engine.errors import EngineError
 from backalley_engine.state import GameState
-
-if TYPE_CHECKING:
-    from games.models import Game
+from games.models import Game, Move
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +60,6 @@ def load(data: object, seed: str, move_count: int) -> GameState | None:
 
 def replay(game: Game, upto: int | None = None) -> GameState:
     """The truth: the seed and the move log (optionally only the first ``upto`` moves)."""
-    from games.models import Move
-
     moves = Move.objects.filter(game_id=game.pk).order_by("seq")
     if upto is not None:
         moves = moves.filter(seq__lte=upto)
@@ -91,8 +87,6 @@ def forget(game_id: int | None = None) -> None:
 
 def _from_snapshot(game: Game) -> GameState | None:
     """The snapshot brought up to ``game.move_count`` with the moves logged since."""
-    from games.models import Move
-
     if game.snapshot_seq is None or game.snapshot_seq > game.move_count:
         return None
     state = load(game.snapshot, game.seed, game.snapshot_seq)

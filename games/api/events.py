@@ -10,7 +10,7 @@ The views are async: a waiting client is a coroutine parked in this process's hu
 Authentication, scopes, parameters and errors are DRF's, run once per request by the
 documented views below (:class:`EventsView`, :class:`EventStreamView`): each is the gate of
 its URL, answering a refusal or an :class:`Admitted` that then waits as a coroutine. Under
-ASGI the feed's handler (:mod:`games.live.asgi`) runs the gate inside the middleware, in one
+ASGI the feed's handler (:mod:`games.api.asgi`) runs the gate inside the middleware, in one
 call in a thread; elsewhere (the test client, WSGI) the async views below run it. The schema
 documents the gates at the same URLs.
 
@@ -48,11 +48,13 @@ from rest_framework.views import APIView
 from accounts.permissions import request_token
 from backalley_site import metrics
 from backalley_site.errors import DomainError, error_body
+from games import extensions
 from games.api.permissions import CanRead
 from games.api.serializers import ErrorSerializer, EventsSerializer
 from games.api.views import SEAT_PARAM, GameAccess, _int_param
 from games.live import hub as live_hub
 from games.live import presence as live_presence
+from games.models import Game
 
 MAX_WAIT = 60
 SPREAD = 0.85  # a long poll without news answers after 85-100% of its wait (see _spread)
@@ -310,9 +312,6 @@ def _too_many() -> JsonResponse:
 
 def _clock(game_id: int) -> Any:
     """The clock's part of the game (the deadline travels with the events), as of now."""
-    from games import extensions
-    from games.models import Game
-
     return extensions.game_part("clock", Game.objects.get(pk=game_id))
 
 

@@ -35,7 +35,7 @@ from games.api.serializers import (
     PresenceSerializer,
     SeatTakeSerializer,
 )
-from games.errors import NotYourSeat, UnknownPlayer
+from games.errors import BadGameSetup, NotYourSeat, UnknownPlayer
 from games.live import presence
 from games.models import Game, GameStatus, Seat
 
@@ -49,8 +49,6 @@ _WHOLE = re.compile(r"-?[0-9]{1,12}")
 
 
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
-    from games.errors import BadGameSetup
-
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
@@ -174,8 +172,6 @@ class MyGamesView(ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[Game]:
         wanted = self.request.query_params.get("status") or None
         if wanted is not None and wanted not in GameStatus.values:
-            from games.errors import BadGameSetup
-
             raise BadGameSetup(
                 "bad_parameter", _("Unknown status %(wanted)s.") % {"wanted": repr(wanted)}
             )

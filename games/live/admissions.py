@@ -1,7 +1,7 @@
 """Long polls that come back: admitted again in the event loop, without the gate.
 
 A long poll is answered after every move of its game and comes back at once, with the same
-token, the same game and the same seat. Its admission (:mod:`games.live.asgi`: the feed's
+token, the same game and the same seat. Its admission (:mod:`games.api.asgi`: the feed's
 middleware and the DRF gate, three queries, ~5 ms of CPU) would give the same answer as last
 time, as long as nothing it depends on changed. Each server process keeps that answer as a
 :class:`Ticket`, and a request that matches one exactly goes straight to its wait.

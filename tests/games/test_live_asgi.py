@@ -11,8 +11,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from accounts.tokens import token_create
+from games.api.asgi import FEED_MIDDLEWARE, feed_middleware
 from games.live import hub as live_hub
-from games.live.asgi import FEED_MIDDLEWARE, feed_middleware
 from tests.asgi_calls import asgi_request, middleware_thread_hops
 from tests.games.conftest import Table
 

@@ -28,10 +28,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.core.handlers.exception import response_for_exception
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.test.utils import override_settings
 from django.urls import set_urlconf
 from django.utils.log import log_response
 
+from games.api.events import MAX_WAIT, Admitted
 from games.live import admissions
+from games.live import hub as live_hub
 
 # Where a long poll's scope carries its ticket key to the admission (games.live.admissions).
 _TICKET_KEY = "backalley.admission_key"
@@ -68,8 +71,6 @@ def feed_middleware(site_middleware: list[str]) -> list[str]:
 
 class FeedHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
-        from django.test.utils import override_settings
-
         # Django builds the chain from settings.MIDDLEWARE alone; this runs once, when the
         # application is built, before any request. Built sync: it runs in one thread call.
         with override_settings(MIDDLEWARE=feed_middleware(list(settings.MIDDLEWARE))):
@@ -84,9 +85,6 @@ class FeedHandler(ASGIHandler):
         return admission, match.args, match.kwargs
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        from games.api.events import Admitted
-        from games.live import hub as live_hub
-
         set_urlconf(settings.ROOT_URLCONF)
         chain: Any = getattr(self, "_middleware_chain")  # noqa: B009 - set by load_middleware
         generation = admissions.tickets.generation
@@ -118,8 +116,6 @@ class FeedHandler(ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"The feed serves HTTP only, not {scope['type']}.")
         if settings.LIVE_ADMISSION_TTL > 0:
-            from games.api.events import MAX_WAIT
-
             polled = admissions.read(scope, MAX_WAIT)
             if polled is not None:
                 ticket = admissions.tickets.get(polled.key)
@@ -138,8 +134,6 @@ class FeedHandler(ASGIHandler):
         send: Any,
     ) -> None:
         """A returning long poll, admitted as last time: straight to its wait, in the loop."""
-        from games.api.events import Admitted
-
         if (await receive())["type"] == "http.disconnect":  # the (empty) request body
             return
         gate = Admitted(
