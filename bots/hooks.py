@@ -7,6 +7,8 @@ idempotent itself (it re-reads the game and plays only the turn it was sent for)
 
 from __future__ import annotations
 
+from bots import selectors
+from bots.tasks import play_bot_turn
 from games import hooks as game_hooks
 from games.models import GameStatus
 
@@ -18,9 +20,6 @@ def bot_turn_task_id(game_id: int, seq: int) -> str:
 def schedule_bot_turn(event: game_hooks.GameEvent) -> None:
     if event.status != GameStatus.ACTIVE or event.to_act is None:
         return
-    from bots import selectors
-    from bots.tasks import play_bot_turn
-
     # Called only for started games (seats are final), so the per-game answer is cached.
     if event.to_act not in selectors.worker_bot_positions(event.game_id, event.public_id):
         return

@@ -17,8 +17,10 @@ from typing import Any
 
 from accounts import personal_data
 from accounts.models import Player
+from accounts.privacy import pseudonym_for
 from bots.arena.models import ArenaEntry
 from bots.models import Bot, BotFault, BotKind
+from bots.services import bot_remove
 
 GONE_URL = "https://gone.invalid/"  # a webhook bot must name an address; this one is none
 FAULTS_EXPORTED = 500
@@ -70,9 +72,6 @@ def export_bots(subject: personal_data.Subject) -> dict[str, Any]:
 
 
 def erase_bots(erasure: personal_data.Erasure) -> None:
-    from accounts.privacy import pseudonym_for
-    from bots.services import bot_remove
-
     for bot in Bot.objects.filter(player__owner=erasure.user).select_related("player"):
         if bot_remove(bot=bot) == "deleted":
             erasure.count("bots_deleted", 1)

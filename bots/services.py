@@ -13,11 +13,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.credentials import credentials_changed_after_commit
+from accounts.models import ApiToken, Player
 from accounts.services import bot_player_create, player_name_check
 from backalley_site.errors import DomainError
 from backalley_site.text import clean_text
 from bots import brain, netguard, signing, webhook
 from bots.models import Bot, BotFault, BotKind, BotStatus, FaultKind
+from bots.signals import bot_retired
+from games.errors import UnknownPlayer
+from games.invitations import invitation_rule_set
+from games.models import AcceptFrom, InvitationRule, Seat
+from games.retire import player_retire
 
 
 class WebhookPingFailed(DomainError):
@@ -178,11 +184,6 @@ def bot_update(
 
 def _set_invitation_rule(bot: Bot, accept_from: str | None, names: list[str] | None) -> None:
     """How the bot answers invitations (``games.invitations``): the names must be players."""
-    from accounts.models import Player
-    from games.errors import UnknownPlayer
-    from games.invitations import invitation_rule_set
-    from games.models import AcceptFrom, InvitationRule
-
     rule = InvitationRule.objects.filter(player_id=bot.player_id).first()
     if accept_from is None:
         accept_from = rule.accept_from if rule else AcceptFrom.NOBODY
@@ -237,15 +238,11 @@ def bot_remove(*, bot: Bot) -> str:
     """Delete a bot that never sat at a table; retire one that did, for good: its games keep
     its name, but its tokens stop working, it leaves the games still waiting for players,
     its invitations are declined, and it can never be seated or invited again
-    (``games.retire``). It is gone from its owner's list of bots.
+    (``games.retire``), and it leaves the arena (``bots.signals.bot_retired``). It is gone
+    from its owner's list of bots.
 
     Returns ``"deleted"`` or ``"disabled"``.
     """
-    from accounts.models import ApiToken
-    from bots.arena.services import arena_leave
-    from games.models import Seat
-    from games.retire import player_retire
-
     with transaction.atomic():
         if Seat.objects.filter(player_id=bot.player_id).exists():
             now = timezone.now()
@@ -255,7 +252,7 @@ def bot_remove(*, bot: Bot) -> str:
             )
             credentials_changed_after_commit()
             player_retire(player=bot.player)
-            arena_leave(bot_id=bot.pk)
+            bot_retired.send(sender=Bot, bot_id=bot.pk)
             return "disabled"
         bot.player.delete()
     return "deleted"

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backalley_site.errors import DomainError
-from bots.arena import matchmaker
+from bots.arena import bench, matchmaker
 from bots.arena.models import ArenaEntry, ArenaPair, PairStatus
 from bots.models import Bot, BotFault, BotStatus
 from games.errors import BadGameSetup
@@ -160,8 +160,6 @@ def arena_plan(*, now: datetime | None = None, rng: random.Random | None = None)
     This is the beat tick's own work; starting each table's pair (two games) is a task of
     its own, so a tick stays cheap however many bots are opted in.
     """
-    from bots.arena import bench
-
     now = now or timezone.now()
     rng = rng or random.Random(secrets.randbits(64))
     benched = bench.arena_bench_faulty(now=now)
