@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from clock.invitations import invitation_notify
+from clock.tasks import play_abandoned_seat, sync_clock
 from games import hooks as game_hooks
 from games import invitation_hooks
 from games.models import Game
@@ -32,8 +34,6 @@ def sync_task_id(game_id: int, seq: int) -> str:
 def follow_game(event: game_hooks.GameEvent) -> None:
     """Start (or stop) the running clock for the turn the game has reached; in an untimed
     game, only hand an abandoned seat's turn to the house bot."""
-    from clock.tasks import play_abandoned_seat, sync_clock
-
     if not _timed(event.game_id, event.public_id):
         if event.to_act_abandoned:  # told by the move itself: no query per move
             play_abandoned_seat.apply_async(
@@ -47,8 +47,6 @@ def follow_game(event: game_hooks.GameEvent) -> None:
 def notify_invitation(event: invitation_hooks.InvitationEvent) -> None:
     """Tell the invitee (or the invited bot's owner) of an invitation, and the inviter of
     the answer, in the app and by e-mail as their preferences allow."""
-    from clock.invitations import invitation_notify
-
     invitation_notify(event)
 
 

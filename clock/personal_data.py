@@ -29,6 +29,7 @@ from accounts import personal_data
 from bots.models import BotKind
 from clock import vacation
 from clock.models import Notification, NotificationPreference, ReminderSent, Vacation
+from clock.tasks import play_abandoned_seat
 from games.models import GameStatus, Seat
 from games.selectors import players_controlled_by
 
@@ -99,8 +100,6 @@ def _departing_seats(erasure: personal_data.Erasure) -> list[Seat]:
 
 
 def _hand_to_the_house(erasure: personal_data.Erasure) -> None:
-    from clock.tasks import play_abandoned_seat
-
     seats = _departing_seats(erasure)
     Seat.objects.filter(pk__in=[s.pk for s in seats]).update(abandoned_at=erasure.at)
     erasure.count("seats_handed_to_house", len(seats))

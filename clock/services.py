@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from clock import timecontrol
+from clock import enqueue, timecontrol
 from clock.models import GameClock, SeatClock, Vacation
 from games.models import Game, GameStatus, Move, Seat, SubmittedBy
 
@@ -145,12 +145,8 @@ def clock_sync(*, game_id: int) -> GameClock | None:
 
 
 def _enqueue_substitute(game_id: int, seq: int) -> None:
-    from clock.tasks import play_abandoned_seat  # the tasks module imports this one
-
-    transaction.on_commit(
-        lambda: play_abandoned_seat.apply_async(
-            args=(game_id, seq), task_id=f"clock-abandoned:{game_id}:{seq}"
-        )
+    enqueue.on_commit(
+        enqueue.PLAY_ABANDONED_SEAT, args=(game_id, seq), task_id=f"clock-abandoned:{game_id}:{seq}"
     )
 
 

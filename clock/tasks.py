@@ -15,7 +15,9 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from clock import reminders, sweeper
+from clock import enqueue, reminders, sweeper
+from clock.services import clock_sync
+from games.models import Game
 
 COMMON: dict[str, Any] = {
     "acks_late": True,
@@ -44,8 +46,6 @@ def sweep_deadlines() -> dict[str, int]:
 @shared_task(name="clock.tasks.sync_clock", soft_time_limit=20, time_limit=30, **COMMON)
 def sync_clock(game_id: int) -> bool:
     """Bring the game's clock up to its move log (nothing when already in step)."""
-    from clock.services import clock_sync
-
     return clock_sync(game_id=int(game_id)) is not None
 
 
@@ -61,11 +61,9 @@ def send_daily_digests() -> int:
     return reminders.send_daily_digests()
 
 
-@shared_task(name="clock.tasks.play_abandoned_seat", soft_time_limit=20, time_limit=30, **COMMON)
+@shared_task(name=enqueue.PLAY_ABANDONED_SEAT, soft_time_limit=20, time_limit=30, **COMMON)
 def play_abandoned_seat(game_id: int, seq: int) -> str:
     """The house bot's move for an abandoned seat to act at ``seq`` (nothing if done)."""
-    from games.models import Game
-
     if Game.objects.filter(pk=game_id, move_count=seq).exists():
         return sweeper.abandoned_play(game_id=int(game_id), seq=int(seq)).outcome
     return "already_played"

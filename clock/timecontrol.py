@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from clock.models import MAX_DAYS_PER_MOVE, MAX_RESERVE_DAYS, MIN_DAYS_PER_MOVE
+from games.errors import BadGameSetup
 
 REMIND_AT_FRACTION = 0.8
 TIMEOUTS_TO_ABANDON = 3
@@ -30,8 +31,6 @@ def time_control_clean(value: Any) -> dict[str, int]:
     >>> time_control_clean({"days_per_move": 3})
     {'days_per_move': 3, 'reserve_days': 0}
     """
-    from games.errors import BadGameSetup
-
     if not isinstance(value, Mapping):
         raise BadGameSetup(message=_("Option 'time_control' is an object or null."))
     unknown = sorted(set(value) - {"days_per_move", "reserve_days"})
