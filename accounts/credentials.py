@@ -17,6 +17,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 
+from accounts.models import ApiToken, Player
+
 credentials_changed = Signal()
 
 # Saves that change nothing a credential allows: every sign-in writes last_login.
@@ -41,8 +43,6 @@ def _deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 def connect() -> None:
     """Called once, from the accounts app's ready()."""
-    from accounts.models import ApiToken, Player
-
     for model in (ApiToken, Player, get_user_model()):
         post_save.connect(_saved, sender=model, dispatch_uid=f"credentials-saved-{model.__name__}")
         post_delete.connect(

@@ -20,9 +20,13 @@ import hmac
 import logging
 from typing import Any
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,6 +34,7 @@ from django.utils.translation import gettext as _
 from accounts import personal_data
 from accounts.credentials import credentials_changed_after_commit
 from accounts.models import ApiToken, Player
+from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 
 logger = logging.getLogger("backalley.privacy")
@@ -50,8 +55,6 @@ class AccountGone(DomainError):
 
 
 def _player_of(user: User) -> Player:
-    from accounts.services import player_for_user
-
     return player_for_user(user)
 
 
@@ -157,11 +160,6 @@ def account_delete(*, user: User, password: str) -> personal_data.Erasure:
 
 def erase_account(erasure: personal_data.Erasure) -> None:
     """The accounts app's eraser (last of all): the name, the e-mail, the sign-in, the tokens."""
-    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
-    from django.contrib.admin.models import LogEntry
-    from django.contrib.contenttypes.models import ContentType
-    from django.contrib.sessions.models import Session
-
     user, player = erasure.user, erasure.player
     erasure.count("tokens", ApiToken.objects.filter(user=user).delete()[0])
     Player.objects.filter(pk=player.pk).update(

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -101,10 +104,6 @@ def account_signup(*, username: str, password: str, name: str) -> Player:
     Raises ``invalid`` (with field messages in ``extra["fields"]``), ``username_taken`` or
     ``name_taken``.
     """
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.password_validation import validate_password
-    from django.core.exceptions import ValidationError
-
     user_model = get_user_model()
     username = (username or "").strip()
     fields: dict[str, list[str]] = {}

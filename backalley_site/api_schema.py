@@ -6,6 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from accounts.permissions import need_of
+
 
 class ErrorSerializer(serializers.Serializer[Any]):
     """The one error shape: use in ``extend_schema(responses={400: ErrorSerializer, ...})``."""
@@ -48,8 +50,6 @@ def _error_response(code: str) -> dict[str, Any]:
 def document_errors(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """Spectacular post-processing hook: every operation lists every status it can answer,
     each error in the one shape, and says which scope it needs (``accounts.permissions``)."""
-    from accounts.permissions import need_of
-
     needs: dict[tuple[str, str], Any] = {}
     for path, _regex, method, view in getattr(generator, "endpoints", None) or []:
         needs[(path, method.lower())] = need_of(getattr(view, "cls", view), method.upper())

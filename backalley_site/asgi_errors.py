@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import django
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
@@ -75,6 +76,7 @@ class ShapedASGIHandler(ASGIHandler):
         if response is None or not str(scope.get("path", "")).startswith("/api/"):
             return created
         if response.status_code == 413:
+            # Its module needs DRF and Django set up; this one is imported before (asgi.py).
             from backalley_site.exception_handler import body_too_large_body
 
             return None, JsonResponse(body_too_large_body(), status=413)
@@ -96,6 +98,7 @@ def _declared_length(scope: Any) -> int | None:
 
 def _too_big(scope: Any) -> HttpResponse:
     if str(scope.get("path", "")).startswith("/api/"):
+        # Its module needs DRF and Django set up; this one is imported before (asgi.py).
         from backalley_site.exception_handler import body_too_large_body
 
         return JsonResponse(body_too_large_body(), status=413)
@@ -111,7 +114,5 @@ async def _send(send: Any, response: HttpResponse) -> None:
 
 def get_shaped_asgi_application() -> ShapedASGIHandler:
     """Like ``django.core.asgi.get_asgi_application``, with the handler above."""
-    import django
-
     django.setup(set_prefix=False)
     return ShapedASGIHandler()

@@ -8,6 +8,10 @@ Each worker also (docs/deployment.md):
   ``METRICS_WORKER_ADDR`` (an internal address), added up over the pool's processes with
   ``PROMETHEUS_MULTIPROC_DIR``;
 - carries the request id of the web request that caused a task (``backalley_site.telemetry``).
+
+The site's package imports this module (``backalley_site/__init__.py``) before Django's
+settings are loaded, so everything of Django or the site is imported inside the functions
+below, which run in a worker that has set Django up.
 """
 
 import logging

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core import exceptions as django_exceptions
 from django.http import Http404
 from rest_framework import exceptions as drf
@@ -206,8 +207,6 @@ def _too_big() -> Response:
 
 
 def body_too_large_body() -> dict[str, Any]:
-    from django.conf import settings
-
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return error_body(
         "body_too_large",

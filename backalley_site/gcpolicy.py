@@ -22,6 +22,8 @@ import logging
 import threading
 import time
 
+from django.urls import get_resolver
+
 logger = logging.getLogger(__name__)
 
 NEVER = 2**31 - 1  # a threshold the old generation's counter never reaches
@@ -29,8 +31,6 @@ NEVER = 2**31 - 1  # a threshold the old generation's counter never reaches
 
 def install(interval: float) -> None:
     """Apply the policy in this process (call once, after the application is loaded)."""
-    from django.urls import get_resolver
-
     get_resolver().url_patterns  # noqa: B018 - imports every view module now, to freeze them
     gc.collect()
     gc.freeze()

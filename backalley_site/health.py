@@ -21,6 +21,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
+from prometheus_client.core import GaugeMetricFamily
+
+from backalley_site.errors import error_body
+from games import outbox
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +43,7 @@ def redis_url() -> str:
 
 
 def _redis(url: str) -> Any:
+    # Only when a Redis is named: the embedded default (make run) runs without one.
     import redis
 
     timeout = settings.HEALTH_REDIS_TIMEOUT_S
@@ -135,8 +141,6 @@ def _timed(check: Any) -> dict[str, Any]:
 
 
 def _database() -> dict[str, Any]:
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
@@ -165,8 +169,6 @@ def _workers() -> dict[str, Any]:
 
 
 def _outbox() -> dict[str, Any]:
-    from games import outbox
-
     waiting, lag = outbox.backlog()
     return {
         "ok": lag <= settings.HEALTH_OUTBOX_MAX_LAG_S,
@@ -202,8 +204,6 @@ def deep_report() -> tuple[int, dict[str, Any]]:
     failed = sorted(name for name, check in checks.items() if not check["ok"])
     node = {"node": settings.NODE_NAME}
     if not checks["database"]["ok"]:
-        from backalley_site.errors import error_body
-
         status = 503
         body = error_body(
             "unhealthy",
@@ -225,8 +225,6 @@ def deep_report() -> tuple[int, dict[str, Any]]:
 
 # --- scrape-time metrics of the site ----------------------------------------------------------
 def scrape_queues() -> Iterable[Any]:
-    from prometheus_client.core import GaugeMetricFamily
-
     lengths = queue_lengths()
     family = GaugeMetricFamily(
         "backalley_celery_queue_length", "Tasks waiting in each broker queue.", labels=["queue"]
@@ -237,8 +235,6 @@ def scrape_queues() -> Iterable[Any]:
 
 
 def scrape_workers() -> Iterable[Any]:
-    from prometheus_client.core import GaugeMetricFamily
-
     beats = heartbeats()
     alive = GaugeMetricFamily(
         "backalley_workers_alive", "Celery workers whose heartbeat has not lapsed."

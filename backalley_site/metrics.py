@@ -25,7 +25,18 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client import multiprocess as mp
+from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
 
 logger = logging.getLogger(__name__)
@@ -120,8 +131,6 @@ def register_scrape(name: str, collect: ScrapeCollector) -> None:
 
 class _ScrapeTime:
     def collect(self) -> Iterator[Metric]:
-        from prometheus_client.core import GaugeMetricFamily
-
         failed = GaugeMetricFamily(
             "backalley_scrape_errors",
             "1 for each scrape collector that failed during this scrape.",
@@ -156,20 +165,14 @@ def process_registry() -> Any:
     """What this node's processes counted: all of them added up in multiprocess mode, this
     process's own otherwise."""
     if multiprocess():
-        from prometheus_client import multiprocess as mp
-
         registry = CollectorRegistry()
         mp.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return registry
-    from prometheus_client import REGISTRY
-
     return REGISTRY
 
 
 def exposition(*, scrape_time: bool = True) -> tuple[bytes, str]:
     """The metrics in Prometheus' text format, and its content type."""
-    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-
     sources: list[Any] = [process_registry()]
     if scrape_time:
         sources.append(_ScrapeTime())
@@ -179,8 +182,6 @@ def exposition(*, scrape_time: bool = True) -> tuple[bytes, str]:
 def process_exited(pid: int) -> None:
     """Forget a dead process's live gauges (gunicorn's child_exit, Celery's pool)."""
     if multiprocess():
-        from prometheus_client import multiprocess as mp
-
         mp.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 

@@ -13,6 +13,7 @@ from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from backalley_site import error_views
 from backalley_site.exception_handler import body_too_large_body
 from backalley_site.text import CONTROL_IN_HEADER_CLASS
 
@@ -114,8 +115,6 @@ class RequestSanityMiddleware(_SyncAndAsync):
     """
 
     def answer(self, request: HttpRequest) -> HttpResponse | None:
-        from backalley_site import error_views
-
         if _CONTROL_IN_PATH.search(request.path):
             return error_views.not_found(request)
         for key, values in request.GET.lists():

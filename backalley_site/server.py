@@ -7,7 +7,8 @@ setting ``DJANGO_NUM_PROXIES`` (read by the throttles and the login lockout), so
 passes the socket's own peer address through unchanged.
 
 Each worker also applies the garbage-collection policy of :mod:`backalley_site.gcpolicy`
-once the application is loaded.
+once the application is loaded (imported there: gunicorn's master loads this class before
+Django is set up).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from celery import current_task, signals
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
@@ -133,8 +134,6 @@ class ContextFilter(logging.Filter):
         if not hasattr(record, "request_id"):
             record.request_id = request_id.get()
         if not hasattr(record, "task_id"):
-            from celery import current_task
-
             task = current_task
             if task is not None and getattr(task, "request", None) is not None and task.request.id:
                 record.task_id = task.request.id
@@ -169,8 +168,6 @@ def on_task_postrun(task_id: str | None = None, **kwargs: Any) -> None:
 
 def connect_celery() -> None:
     """Called once, by the Celery app's module."""
-    from celery import signals
-
     signals.before_task_publish.connect(on_before_task_publish, weak=False)
     signals.task_prerun.connect(on_task_prerun, weak=False)
     signals.task_postrun.connect(on_task_postrun, weak=False)

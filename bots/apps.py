@@ -7,6 +7,8 @@ class BotsConfig(AppConfig):
     verbose_name = "Bots"
 
     def ready(self) -> None:
+        # Imported here: an app's models (and the modules that use them) load only once the
+        # app registry is ready, which it is when ready() runs.
         # Connect the games app's post-commit move hook to the bot scheduler.
         from bots import hooks, personal_data
         from bots.arena import hooks as arena_hooks
@@ -20,6 +22,7 @@ class BotsConfig(AppConfig):
 
 def _declare_metrics() -> None:
     """The bots' series, exported at 0 before the first (backalley_site.metrics)."""
+    # Called from ready() (see there).
     from backalley_site import metrics
     from bots.models import BotKind, FaultKind
 

@@ -7,6 +7,8 @@ class ClockConfig(AppConfig):
     verbose_name = "Correspondence clock"
 
     def ready(self) -> None:
+        # Imported here: an app's models (and the modules that use them) load only once the
+        # app registry is ready, which it is when ready() runs.
         # Follow every game's turns through the games app's durable events, show the running
         # deadline with each game, and own the time-control option (games never imports us).
         from clock import hooks, personal_data, selectors, timecontrol

@@ -6,6 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here: an app's models (and the modules that use them) load only once the
+        # app registry is ready, which it is when ready() runs.
         from accounts.credentials import credentials_changed
         from backalley_site import metrics
         from games import hooks, outbox

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Min
 from django.utils import timezone
+from prometheus_client.core import GaugeMetricFamily
 
 from backalley_site import metrics
 from games import hooks
@@ -175,8 +176,6 @@ def backlog(*, now: datetime | None = None) -> tuple[int, float]:
 
 def scrape_metrics() -> list[Any]:
     """The outbox's gauges, read at each scrape of ``/metrics``."""
-    from prometheus_client.core import GaugeMetricFamily
-
     waiting, lag = backlog()
     return [
         GaugeMetricFamily(

@@ -6,6 +6,8 @@ class LadderConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here: an app's models (and the modules that use them) load only once the
+        # app registry is ready, which it is when ready() runs.
         # Rate each rated game once it has finished (a consumer of the games app's events);
         # show a finished game's rating changes with it, and on its record page (games never
         # imports us).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import hooks
 from games.models import Game
+from ladder.tasks import rate_game
 
 
 def rating_task_id(game_id: int) -> str:
@@ -12,8 +13,6 @@ def rating_task_id(game_id: int) -> str:
 
 def enqueue_rating(game_id: int) -> None:
     """Send `rate_game` (routed to the "ratings" queue in settings); after the game's commit."""
-    from ladder.tasks import rate_game
-
     rate_game.apply_async(args=[game_id], task_id=rating_task_id(game_id))
 
 

@@ -6,6 +6,7 @@ bulk; the ladder lock is held throughout, so no rating task interleaves.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -155,8 +156,6 @@ def _standing_rows(key: str, tallies: dict[int, Tally]) -> tuple[list[str], list
 
 
 def _json(value: Any) -> Any:
-    import json
-
     # COPY takes the JSON column's text; the ORM path wants the Python value.
     return json.dumps(value) if connection.vendor == "postgresql" else value
 

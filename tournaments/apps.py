@@ -6,6 +6,8 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        # Imported here: an app's models (and the modules that use them) load only once the
+        # app registry is ready, which it is when ready() runs.
         # Learn of finished games (after commit) and show a game's event with the game.
         from tournaments import hooks, personal_data
 

@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from games.models import Game, GameStatus, Seat
 from games.services import game_create, game_options_clean
+from ladder.models import PlayerRating
+from ladder.rating import START
 from tournaments import pairing, scoring, selectors
 from tournaments.errors import (
     AlreadyRegistered,
@@ -156,9 +158,6 @@ def _controller(player: Player) -> tuple[str, int | None]:
 
 def _check_conditions(t: Tournament, players: list[Player]) -> None:
     """Refuse a player who does not meet the event's conditions (typed codes)."""
-    from ladder.models import PlayerRating
-    from ladder.rating import START
-
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(player__in=players)}
     for p in players:
         if p.is_bot and not t.bots_allowed:
