@@ -61,12 +61,14 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	bash scripts/run-dev.sh
 
-# The layers (import-linter contracts in pyproject.toml), ruff and mypy --strict (every app;
-# [tool.mypy] in pyproject.toml) first: a wrong import, a lint or a type error fails before
-# the (long) test run.
+# The layers (import-linter contracts in pyproject.toml), ruff (lint and the formatter's
+# check, ruff pinned in pyproject.toml) and mypy --strict (every app; [tool.mypy] in
+# pyproject.toml) first: a wrong import, a lint, a format or a type error fails before the
+# (long) test run.
 test: install browser
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 	BACKALLEY_ENGINE=pure $(BIN)/pytest -q engine/tests tests/bots/strategies
