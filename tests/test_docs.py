@@ -1,0 +1,190 @@
+"""The documents say what the code does: the README's engine commands run as written, and
+every setting, environment variable, ``make`` target and ``manage.py`` command that the
+README and docs/ name exists.
+
+What counts as a name (the patterns below, so a new document is checked as it is written):
+
+- a setting or environment variable: an all-capitals name with an underscore in backticks,
+  `` `GAMES_PAGE_POLL_WAIT` `` or `` `DJANGO_DEBUG=true` ``, a family `` `LIVE_*` ``, or
+  ``NAME=value`` at the start of a line of a code block. It must be set or read in
+  ``backalley_site/settings.py`` (``NAME = …``, ``NAME[…] = …``, ``env("NAME")``,
+  ``os.environ["NAME"]``); one that is not a setting must be a constant of the code (an
+  assigned name or an all-capitals string in a Python module), or one of :data:`OTHERS`;
+- a ``make`` target: `` `make <target>` `` in backticks, or ``make <target>`` starting a line;
+- a management command: ``manage.py <command>``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", ROOT / "engine" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SETTINGS = ROOT / "backalley_site" / "settings.py"
+
+# Names the docs cite that belong to other programs.
+OTHERS = {
+    "FORWARDED_ALLOW_IPS": "uvicorn's own setting (docs/security.md)",
+    "TYPE_CHECKING": "typing.TYPE_CHECKING (docs/layers.md)",
+}
+
+_CAPS = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+NAME_IN_BACKTICKS = re.compile(rf"`({_CAPS})(_\*)?(?:=[^`]*)?`")
+NAME_IN_CODE = re.compile(rf"^\s*(?:export\s+)?({_CAPS})=", re.M)
+FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.M | re.S)
+MAKE = re.compile(r"(?:`|^\s*)make ([a-z][a-z0-9-]*)", re.M)  # in backticks, or a command line
+MANAGE = re.compile(r"\bmanage\.py ([a-z][a-z0-9_]*)")
+
+
+def _text(doc: Path) -> str:
+    return doc.read_text(encoding="utf-8")
+
+
+def named(pattern: re.Pattern[str]) -> dict[str, list[str]]:
+    """What ``pattern`` captures in the docs -> the documents naming it."""
+    found: dict[str, list[str]] = {}
+    for doc in DOCS:
+        for name in sorted(set(pattern.findall(_text(doc)))):
+            found.setdefault(name, []).append(doc.name)
+    return found
+
+
+@cache
+def settings_names() -> frozenset[str]:
+    """What settings.py sets (at any indent) and every environment variable it reads."""
+    src = SETTINGS.read_text(encoding="utf-8")
+    names = set(re.findall(rf"^\s*({_CAPS}|[A-Z][A-Z0-9]+)\s*(?::[^=\n]*)?=(?!=)", src, re.M))
+    names |= set(re.findall(r"^\s*([A-Z][A-Z0-9_]*)\[", src, re.M))
+    names |= set(re.findall(r'env(?:\.[a-z_]+)?\(\s*"([A-Z][A-Z0-9_]*)"', src))
+    names |= set(re.findall(r'os\.environ(?:\.get)?[(\[]\s*"([A-Z][A-Z0-9_]*)"', src))
+    return frozenset(names)
+
+
+@cache
+def code_constants() -> frozenset[str]:
+    """Every name assigned, and every all-capitals string, in the project's Python modules."""
+    found: set[str] = set()
+    for path in ROOT.rglob("*.py"):
+        if {".venv", "var", "node_modules"} & set(path.relative_to(ROOT).parts):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Name):
+                        found.add(target.id)
+                    elif isinstance(target, ast.Attribute):
+                        found.add(target.attr)
+            elif (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and re.fullmatch(_CAPS, node.value)
+            ):
+                found.add(node.value)
+    return frozenset(found)
+
+
+def named_settings() -> dict[str, list[str]]:
+    """name (a family ends in "_*") -> the documents naming it."""
+    names: dict[str, list[str]] = {}
+    for doc in DOCS:
+        text = _text(doc)
+        found = {m.group(1) + (m.group(2) or "") for m in NAME_IN_BACKTICKS.finditer(text)}
+        for block in FENCE.findall(text):
+            found |= set(NAME_IN_CODE.findall(block))
+        for name in found:
+            names.setdefault(name, []).append(doc.name)
+    return names
+
+
+def test_the_docs_name_settings_at_all() -> None:
+    names = named_settings()
+    assert {"GAMES_PAGE_POLL_WAIT", "DATABASE_URL", "CELERY_BROKER_URL"} <= set(names)
+    assert any(name.startswith("LIVE_") for name in names)
+
+
+def test_every_setting_or_variable_the_docs_name_exists() -> None:
+    settings, constants = settings_names(), code_constants()
+    missing = []
+    for name, docs in sorted(named_settings().items()):
+        if name.endswith("_*"):
+            if not any(s.startswith(name[:-1]) for s in settings):
+                missing.append(f"{name} (no setting of that family) in {docs}")
+        elif name not in settings and name not in constants and name not in OTHERS:
+            missing.append(f"{name} in {docs}")
+    assert missing == [], "named in the docs, set or read nowhere: " + "; ".join(missing)
+
+
+def test_every_variable_of_env_example_is_read_by_the_settings() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    variables = re.findall(r"^#?\s*([A-Z][A-Z0-9_]*)=", example, re.M)
+    assert "DATABASE_URL" in variables
+    assert sorted(set(variables) - settings_names()) == []
+
+
+@cache
+def make_targets() -> frozenset[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"^([a-z][a-z0-9-]*):", text, re.M))
+
+
+def test_every_make_target_the_docs_name_exists() -> None:
+    targets = named(MAKE)
+    assert {"run", "test", "test-fast"} <= set(targets)
+    assert {t: d for t, d in targets.items() if t not in make_targets()} == {}
+
+
+@pytest.mark.django_db
+def test_every_management_command_the_docs_name_exists() -> None:
+    from django.core.management import get_commands
+
+    commands = named(MANAGE)
+    assert "verify_games" in commands
+    known = get_commands()
+    assert {c: d for c, d in commands.items() if c not in known} == {}
+
+
+def readme_engine_commands() -> list[str]:
+    """The README's engine command lines, as written (``.venv/bin/python -m backalley_engine``)."""
+    text = _text(ROOT / "README.md")
+    return [
+        line.strip()
+        for block in FENCE.findall(text)
+        for line in block.splitlines()
+        if "-m backalley_engine" in line
+    ]
+
+
+def test_the_readmes_engine_commands_run_as_written(tmp_path: Path) -> None:
+    lines = readme_engine_commands()
+    assert [shlex.split(line, comments=True)[3] for line in lines] == [
+        "selfplay",
+        "validate",
+        "deal",
+    ]
+    seed = "ab" * 32
+    out = []
+    for line in lines:
+        # The one placeholder the README leaves to the reader, and this checkout's venv.
+        command = line.replace("<64-hex seed>", seed).replace(".venv/bin/python", sys.executable)
+        done = subprocess.run(
+            ["bash", "-c", f"set -o pipefail; {command}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, (line, done.stderr)
+        out.append(done.stdout)
+    records = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(records) == 100  # selfplay --games 100
+    assert "100 of 100 records valid" in out[1]
+    assert out[2].startswith(f"seed {seed}") and "deal 1 attempt 0" in out[2]
