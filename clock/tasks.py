@@ -1,4 +1,4 @@
-"""Celery tasks of the clock (queue "clock"): thin, idempotent, by id (STYLE.md).
+"""Celery tasks of the clock (queue "clock"): thin and idempotent, each taking ids.
 
 ``sweep_deadlines`` and the reminder tasks run from the beat schedule in settings; a
 second run, or two ticks racing, changes nothing more (see ``clock.sweeper`` and

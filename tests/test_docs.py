@@ -1,6 +1,6 @@
 """The documents say what the code does: the README's engine commands run as written, and
-every setting, environment variable, ``make`` target and ``manage.py`` command that the
-README and docs/ name exists.
+every setting, environment variable, ``make`` target, ``manage.py`` command and path of the
+site that the README and docs/ name exists.
 
 What counts as a name (the patterns below, so a new document is checked as it is written):
 
@@ -11,7 +11,9 @@ What counts as a name (the patterns below, so a new document is checked as it is
   ``os.environ["NAME"]``); one that is not a setting must be a constant of the code (an
   assigned name or an all-capitals string in a Python module), or one of :data:`OTHERS`;
 - a ``make`` target: `` `make <target>` `` in backticks, or ``make <target>`` starting a line;
-- a management command: ``manage.py <command>``.
+- a management command: ``manage.py <command>``;
+- a path of the site: `` `/api/v1/games/{id}/claim/` `` (a method before it allowed) under
+  one of the site's first segments; it must resolve.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,3 +191,42 @@ def test_the_readmes_engine_commands_run_as_written(tmp_path: Path) -> None:
     assert len(records) == 100  # selfplay --games 100
     assert "100 of 100 records valid" in out[1]
     assert out[2].startswith(f"seed {seed}") and "deal 1 attempt 0" in out[2]
+
+
+PATH_IN_BACKTICKS = re.compile(
+    r"`(?:(?:GET|POST|PUT|PATCH|DELETE)(?: ?/ ?(?:GET|POST|PUT|PATCH|DELETE))* )?(/[^`\s]*)`"
+)
+
+
+@pytest.mark.django_db
+def test_every_path_of_the_site_the_docs_name_is_served() -> None:
+    """A path in backticks under one of the site's own first segments (``/api/…``,
+    ``/games/…``) resolves, its placeholders (``{id}``, ``<name>``) filled in; a path
+    elided with "…" and one relative to another (``/faults/``) are left alone."""
+    from django.urls import Resolver404, get_resolver, resolve
+
+    def walk(patterns: list[Any], prefix: str = "") -> list[str]:
+        out = []
+        for p in patterns:
+            here = prefix + str(p.pattern)
+            out += walk(p.url_patterns, here) if hasattr(p, "url_patterns") else [here]
+        return out
+
+    served = walk(get_resolver().url_patterns)
+    first = {s.split("/")[0] for s in served} - {""}
+    wrong = []
+    checked = 0
+    for doc in DOCS:
+        for path in PATH_IN_BACKTICKS.findall(_text(doc)):
+            if "…" in path or "..." in path or path.strip("/").split("/")[0] not in first:
+                continue
+            concrete = re.sub(r"\{[^}]*\}|<[^>]*>", "1", re.split(r"[?#]", path)[0])
+            checked += 1
+            try:
+                resolve(concrete)
+            except Resolver404:
+                # A prefix of served paths ("/api/v1/") names them all.
+                if not (path.endswith("/") and any(s.startswith(path[1:]) for s in served)):
+                    wrong.append(f"{path} in {doc.name}")
+    assert checked > 20
+    assert wrong == []

@@ -1,4 +1,4 @@
-"""Celery tasks of tournaments: thin, idempotent, by id (STYLE.md)."""
+"""Celery tasks of tournaments: thin and idempotent, each taking ids and re-reading the rows."""
 
 from __future__ import annotations
 
