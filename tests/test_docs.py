@@ -230,3 +230,18 @@ def test_every_path_of_the_site_the_docs_name_is_served() -> None:
                     wrong.append(f"{path} in {doc.name}")
     assert checked > 20
     assert wrong == []
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_every_link_between_documents_leads_to_a_file_of_the_repository() -> None:
+    broken = []
+    for doc in DOCS:
+        for target in LINK.findall(_text(doc)):
+            if re.match(r"[a-z]+:|#", target):
+                continue  # a web address, or a place in the same document
+            path = (doc.parent / target.split("#")[0]).resolve()
+            if not path.exists() or ROOT not in path.parents:
+                broken.append(f"{target} in {doc.name}")
+    assert broken == []

@@ -10,8 +10,8 @@ word, a stream cut, a server gone.
 Kept in Redis when ``LIVE_REDIS_URL`` names one (a small hash per seat, shared by every
 server and worker process), else in Django's cache (the database's cache table in the
 embedded default, which the web process and the worker share too). A mark holds no card,
-only times. Readers: the push channel's "your turn" (pushed once the seat's page has been
-away for a while, never to a person watching the table).
+only times. Read with :func:`presence`, for a notice such as "your turn" that should reach a
+person only once the seat's page has been away for a while, never one watching the table.
 """
 
 from __future__ import annotations
