@@ -155,19 +155,19 @@ def test_every_management_command_the_docs_name_exists() -> None:
     assert {c: d for c, d in commands.items() if c not in known} == {}
 
 
-def readme_engine_commands() -> list[str]:
-    """The README's engine command lines, as written (``.venv/bin/python -m backalley_engine``)."""
-    text = _text(ROOT / "README.md")
+def readme_engine_commands(readme: Path) -> list[str]:
+    """A README's engine command lines, as written (``… -m backalley_engine …``)."""
     return [
         line.strip()
-        for block in FENCE.findall(text)
+        for block in FENCE.findall(_text(readme))
         for line in block.splitlines()
         if "-m backalley_engine" in line
     ]
 
 
-def test_the_readmes_engine_commands_run_as_written(tmp_path: Path) -> None:
-    lines = readme_engine_commands()
+@pytest.mark.parametrize("readme", ["README.md", "engine/README.md"])
+def test_the_readmes_engine_commands_run_as_written(readme: str, tmp_path: Path) -> None:
+    lines = readme_engine_commands(ROOT / readme)
     assert [shlex.split(line, comments=True)[3] for line in lines] == [
         "selfplay",
         "validate",
@@ -176,8 +176,9 @@ def test_the_readmes_engine_commands_run_as_written(tmp_path: Path) -> None:
     seed = "ab" * 32
     out = []
     for line in lines:
-        # The one placeholder the README leaves to the reader, and this checkout's venv.
-        command = line.replace("<64-hex seed>", seed).replace(".venv/bin/python", sys.executable)
+        # The one placeholder the README leaves to the reader; the python of this checkout.
+        command = line.replace("<64-hex seed>", seed)
+        command = re.sub(r"^(\.venv/bin/python|python)\b", lambda _: sys.executable, command)
         done = subprocess.run(
             ["bash", "-c", f"set -o pipefail; {command}"],
             cwd=tmp_path,
