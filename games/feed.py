@@ -2,7 +2,9 @@
 
 Every event is the engine's own dict plus ``seq``: the move count after the move that caused
 it (0 for the first deal's opening events). A seat is sent the public events and the events
-private to it, and nothing else; a spectator only the public ones.
+private to it, and nothing else; a spectator only the public ones. The ``game_end`` event
+carries the seed only once it is public (``games.dealsets``: every game dealt from it is
+over); until then its ``seed`` is null, and a feed read after the reveal carries it.
 
 Events are built by replaying the log with the engine's ``events`` list. To keep a poll
 cheap, each process keeps, per game, the engine state and the events up to some move count,
@@ -20,10 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from backalley_engine.state import GameState
+from games import dealsets
 from games.models import Game, Move
 
 CACHE_SIZE = 64
 _MOVES = frozenset({"bid", "play"})
+_END = "game_end"
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,12 @@ def _build(game: Game, upto: int, base: FeedEntry | None) -> FeedEntry:
             state.apply(code, events=caused)
             for ev in caused:
                 # Who made a bid or a card: "player", "bot", "system", "auto" or "premove".
-                events.append(
-                    dict(ev, seq=seq, by=by) if ev["type"] in _MOVES else dict(ev, seq=seq)
-                )
+                if ev["type"] in _MOVES:
+                    events.append(dict(ev, seq=seq, by=by))
+                elif ev["type"] == _END:  # the seed is added on reading, once public
+                    events.append(dict(ev, seq=seq, seed=None))
+                else:
+                    events.append(dict(ev, seq=seq))
     return FeedEntry(game.seed, state, tuple(events), tuple(ev["seq"] for ev in events))
 
 
@@ -84,7 +91,15 @@ def feed_upto(game: Game, base: FeedEntry | None) -> tuple[Events, Seqs, FeedEnt
     if entry is None or entry.state.move_count < game.move_count:
         entry = _build(game, game.move_count, entry)
     events, seqs = _cut(entry, game.move_count)
-    return events, seqs, entry
+    return _with_seed(game, events), seqs, entry
+
+
+def _with_seed(game: Game, events: Events) -> Events:
+    """The events with the seed in ``game_end`` when it is public (never cached: the reveal
+    comes when the last game of the seed ends, after this game's feed was built)."""
+    if not events or events[-1]["type"] != _END or not dealsets.seed_is_public(game):
+        return events
+    return (*events[:-1], dict(events[-1], seed=game.seed))
 
 
 def events_and_seqs(game: Game) -> tuple[Events, Seqs]:

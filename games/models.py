@@ -50,6 +50,31 @@ class Team(models.Model):
         return f"{self.player_low} & {self.player_high}"
 
 
+class DealSet(models.Model):
+    """Games dealt from one seed: duplicate play (a tournament round's tables, an arena
+    pair, an event that deals one seed to many tables over a day, or any games created with
+    the same given seed). Games share a seed exactly when they share a deal set.
+
+    The seed, and everything derived from it that a seat could not see at the table, stays
+    secret while any game of the set is unfinished, and while the set is open (``closed_at``
+    empty: more games may still join it). One rule, read through
+    :func:`games.dealsets.seed_is_public` (docs/rules.md §8). Create one with
+    ``games.services.deal_set_create`` and pass it to ``game_create(deal_set=...)``.
+    """
+
+    seed = models.CharField(max_length=64, unique=True)
+    commitment = models.CharField(max_length=64)
+    # Who deals it, for people reading the admin: "tournament_round", "arena_pair", ...
+    kind = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="No game joins the set after this; empty: still open."
+    )
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.commitment[:12]}"
+
+
 class GameStatus(models.TextChoices):
     WAITING = "waiting", gettext_lazy("Waiting for players")
     ACTIVE = "active", gettext_lazy("Being played")
@@ -77,8 +102,12 @@ class Game(models.Model):
         blank=True,
         related_name="created_games",
     )
-    # The seed stays secret until the game ends; the commitment (SHA-256 of it) is public.
+    # The seed stays secret until the game ends (and every game of its deal set with it);
+    # the commitment (SHA-256 of it) is public.
     seed = models.CharField(max_length=64)
+    deal_set = models.ForeignKey(
+        DealSet, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
     commitment = models.CharField(max_length=64)
     first_dealer = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
 

@@ -1,8 +1,9 @@
 """The games app's part of a person's data (accounts.personal_data, docs/privacy.md).
 
 **Export**: every game where the person or one of their bots sits, with its record as
-they may see it (a running game's record from each of their seats only: no card they could
-not see, no seed before the end), and the invitations to and from them.
+they may see it (a running game's record, or a finished one whose seed other games still
+play, from each of their seats only: no card they could not see, no seed before it is
+public), and the invitations to and from them.
 
 **Erase**: the games waiting for players that they created are called off; they leave the
 other waiting games and their pending invitations are declined (``games.retire``: the
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts import personal_data
-from games import selectors, services
+from games import dealsets, selectors, services
 from games.models import Game, GameStatus, Invitation, Move, Seat
 from games.presenters import game_summary
 from games.retire import player_retire
@@ -40,11 +41,13 @@ def export_games(subject: personal_data.Subject) -> dict[str, Any]:
     for game in games:
         seats = sorted(game.seats.all(), key=lambda s: s.position)
         mine = [s.position for s in seats if s.player_id in ids]
-        body = game_summary(game, seats)
+        reveal = dealsets.seed_is_public(game)
+        body = game_summary(game, seats, reveal=reveal)
         body["your_seats"] = mine
         body["records"] = {}
         if game.started_at is not None:
-            viewers = [mine[0]] if game.status == GameStatus.FINISHED else mine
+            # A whole record once its seed is public; before, one per seat held.
+            viewers = [mine[0]] if reveal else mine
             for seat in viewers:
                 body["records"][str(seat)] = selectors.game_record(
                     game=game, seats=seats, seat=seat

@@ -1,8 +1,9 @@
 """JSON bodies describing a game, shared by the API and the move path (which stores the body
 it answered so that a replayed request gets the very same one).
 
-Hidden information: ``seed`` appears only once the game is finished; the engine view for a
-seat shows only that seat's hand, and a spectator's view (seat None) shows no hand.
+Hidden information: ``seed`` appears only once it is public (``games.dealsets``: the game is
+finished, and so is every game dealt from its seed); the engine view for a seat shows only
+that seat's hand, and a spectator's view (seat None) shows no hand.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from games import extensions
+from games import dealsets, extensions
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat
 
 if TYPE_CHECKING:
@@ -63,8 +64,13 @@ def invited_payload(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def game_summary(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-    """What anyone may know about a game (no hands, no seed before the end)."""
+def game_summary(
+    game: Game, seats: Sequence[Seat], *, reveal: bool | None = None
+) -> dict[str, Any]:
+    """What anyone may know about a game (no hands, no seed before it is public; ``reveal``:
+    ``dealsets.seed_is_public(game)`` when the caller has it already)."""
+    if reveal is None:
+        reveal = dealsets.seed_is_public(game)
     finished = game.status == GameStatus.FINISHED
     return {
         "id": game.public_id,
@@ -78,7 +84,7 @@ def game_summary(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         "deal_number": game.deal_number,
         "commitment": game.commitment,
         "first_dealer": game.first_dealer,
-        "seed": game.seed if finished else None,
+        "seed": game.seed if reveal else None,
         "created_at": _iso(game.created_at),
         "started_at": _iso(game.started_at),
         "finished_at": _iso(game.finished_at),
@@ -92,8 +98,9 @@ def state_payload(
     game: Game, seats: Sequence[Seat], state: GameState | None, seat: int | None
 ) -> dict[str, Any]:
     """The game as ``seat`` sees it (``seat`` None: a spectator)."""
-    body = game_summary(game, seats)
+    reveal = dealsets.seed_is_public(game)
+    body = game_summary(game, seats, reveal=reveal)
     body["your_seat"] = seat
-    body["view"] = state.view(seat) if state is not None else None
+    body["view"] = state.view(seat, reveal=reveal) if state is not None else None
     body.update(extensions.game_parts(game))  # what listening apps add (the clock's deadline)
     return body

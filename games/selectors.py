@@ -14,11 +14,24 @@ from backalley_engine.cards import mask_to_cards
 from backalley_engine.errors import EngineError
 from backalley_engine.state import GameState
 from backalley_engine.summary import deal_summary
-from games import statecache
+from games import dealsets, statecache
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
 from games.messages import error_message
-from games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
+from games.models import DealSet, Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 from games.presenters import state_payload
+
+
+def seed_is_public(*, game: Game) -> bool:
+    """Whether ``game``'s seed, and every hand of its record, may be shown to anyone: the
+    game is finished, and so is every other game dealt from its seed (its deal set, closed).
+    The one rule every reader of a seed goes through (``games.dealsets``, docs/rules.md §8)."""
+    return dealsets.seed_is_public(game)
+
+
+def deal_set_settled(*, deal_set: DealSet) -> bool:
+    """Whether every game of ``deal_set`` is over and no other may join it: its seed is then
+    public (a tournament round's, an arena pair's)."""
+    return dealsets.deal_set_settled(deal_set_id=deal_set.pk)
 
 
 def game_get(*, public_id: str) -> Game:
@@ -135,13 +148,16 @@ def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
-    """The game record (docs/record-format.md): the seat's view while on, everything after."""
+    """The game record (docs/record-format.md): the seat's view while on, everything once
+    the seed is public (:func:`seed_is_public`: until every game of its seed is over, a
+    finished game's record is still the seat's view, seed ``null``)."""
     state = game_state(game=game)
     if state is None:
         raise GameNotFound(message=_("The game has not started: there is no record yet."))
     names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]
-    viewer: int | Literal["all"] | None = "all" if game.status == GameStatus.FINISHED else seat
-    record = state.record(viewer, players=names, game=game.public_id)
+    reveal = dealsets.seed_is_public(game)
+    viewer: int | Literal["all"] | None = "all" if reveal else seat
+    record = state.record(viewer, players=names, game=game.public_id, reveal=reveal)
     _add_movers(game, record)
     return record
 
@@ -197,7 +213,7 @@ def games_for_user(
     if status:
         qs = qs.filter(status=status)
     waiting_ids = Game.objects.filter(my_turn).values("pk")
-    return (
+    return dealsets.with_seed_public(
         qs.distinct()
         .annotate(
             waiting_on_me=Case(

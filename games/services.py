@@ -44,6 +44,7 @@ from games.errors import (
 )
 from games.models import (
     SEAT_POSITIONS,
+    DealSet,
     Game,
     GameStatus,
     Invitation,
@@ -104,37 +105,93 @@ def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return clean
 
 
+def deal_set_create(*, kind: str, seed: str | None = None, closed: bool = True) -> DealSet:
+    """A set of games to be dealt from one seed (duplicate play), drawn now unless given.
+
+    ``kind`` says who deals it ("tournament_round", "arena_pair", ...). A set whose games are
+    all created at once is ``closed`` from the start; one that games join over time (an
+    event open all day) is created open and closed by :func:`deal_set_close` once no game
+    will join: until then its seed stays secret even when every game so far is over.
+    Pass the set to ``game_create(deal_set=...)``; ``games.selectors.seed_is_public`` then
+    keeps the seed, and every hand of the games' records, secret until the last is over.
+    """
+    if seed is None:
+        seed = secrets.token_hex(32)
+    else:
+        _check_seed(seed)
+    return DealSet.objects.create(
+        seed=seed,
+        commitment=shuffle.commitment(seed),
+        kind=kind,
+        closed_at=timezone.now() if closed else None,
+    )
+
+
+def deal_set_close(*, deal_set_id: int) -> None:
+    """No more games join the set: its seed is public once its games are over. Idempotent."""
+    DealSet.objects.filter(pk=deal_set_id, closed_at__isnull=True).update(closed_at=timezone.now())
+
+
+def _set_of_seed(seed: str) -> DealSet:
+    """The deal set of ``seed``, made (closed) on its first use."""
+    row, _created = DealSet.objects.get_or_create(
+        seed=seed,
+        defaults={
+            "commitment": shuffle.commitment(seed),
+            "kind": "seed",
+            "closed_at": timezone.now(),
+        },
+    )
+    return row
+
+
+def _check_seed(seed: str) -> None:
+    try:
+        shuffle.check_seed(seed)
+    except BadSeed as exc:
+        raise BadGameSetup(message=_("A seed is 64 lowercase hex digits.")) from exc
+
+
 def game_create(
     *,
     creator: Player,
     seats: Sequence[Player | None],
     options: Mapping[str, Any] | None = None,
     seed: str | None = None,
+    deal_set: DealSet | None = None,
 ) -> Game:
     """Create a game with four positions (a player or None for an open seat).
 
-    The seed is drawn now (or given, for events whose tables share their deals: duplicate
-    pairs and duplicate tournament rounds) and only its commitment is published. When all
-    four seats are filled at creation the game starts at once.
+    The seed is drawn now and only its commitment is published. Games whose tables share
+    their deals (duplicate pairs and duplicate tournament rounds) are dealt from a
+    ``deal_set`` (:func:`deal_set_create`). A ``seed`` given without a set joins the set of
+    that seed (made, closed, on first use), so games of one seed always share a set, and
+    none shows the seed before all are over. When all four seats are filled at creation
+    the game starts at once.
     """
     if len(seats) != 4:
         raise BadGameSetup(message=_("A game has exactly four seats."), extra={"seats": len(seats)})
     seated = [p for p in seats if p is not None]
     clean = game_options_clean(options)
     seats_check(seated, rated=clean["rated"])
-    if seed is None:
+    given = seed
+    if deal_set is not None:
+        if seed is not None and seed != deal_set.seed:
+            raise BadGameSetup(message=_("A game of a deal set is dealt from the set's seed."))
+        seed = deal_set.seed
+    elif seed is None:
         seed = secrets.token_hex(32)
     else:
-        try:
-            shuffle.check_seed(seed)
-        except BadSeed as exc:
-            raise BadGameSetup(message=_("A seed is 64 lowercase hex digits.")) from exc
+        _check_seed(seed)
     with transaction.atomic():
+        if deal_set is None and given is not None:
+            deal_set = _set_of_seed(given)
         game = Game.objects.create(
             creator=creator,
             options=clean,
             rated=clean["rated"],
             seed=seed,
+            deal_set=deal_set,
             commitment=shuffle.commitment(seed),
             first_dealer=shuffle.first_dealer(seed),
         )

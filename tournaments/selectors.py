@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from games.selectors import seed_is_public
 from tournaments import scoring
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Entrant, EntrantStatus, Result, Round, Table, Tournament
@@ -71,7 +72,24 @@ def rounds_with_tables(*, tournament: Tournament) -> list[dict[str, Any]]:
     tables_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for t in tables:
         tables_of[t.round_id].append({"table": t, "game": t.game, "results": by_table[t.pk]})
-    return [{"round": rd, "tables": tables_of[rd.pk], "byes": byes[rd.pk]} for rd in rounds]
+    return [
+        {
+            "round": rd,
+            "tables": tables_of[rd.pk],
+            "byes": byes[rd.pk],
+            "seed": _round_seed(rd, tables_of[rd.pk]),
+        }
+        for rd in rounds
+    ]
+
+
+def _round_seed(rd: Round, tables: list[dict[str, Any]]) -> str | None:
+    """A duplicate round's seed once it is public: its tables are one deal set, so the
+    games' own rule (``games.selectors.seed_is_public``) decides for the round."""
+    if not rd.seed or not tables:
+        return None
+    game = tables[0]["game"]
+    return rd.seed if game.seed == rd.seed and seed_is_public(game=game) else None
 
 
 @dataclass

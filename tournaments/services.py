@@ -10,7 +10,6 @@ the bots and the clocks once this transaction commits.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -22,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from games.models import Game, GameStatus, Seat
-from games.services import game_create, game_options_clean
+from games.services import deal_set_create, game_create, game_options_clean
 from ladder.models import PlayerRating
 from ladder.rating import START
 from tournaments import pairing, scoring, selectors
@@ -401,8 +400,10 @@ def _round_pairing(t: Tournament, number: int) -> pairing.Round:
 def _pair_round(t: Tournament, number: int) -> Round:
     """Create round ``number``: its pairing, its games (started at once) and its rows."""
     plan = _round_pairing(t, number)
-    seed = secrets.token_hex(32) if t.is_duplicate else ""
-    rnd = Round.objects.create(tournament=t, number=number, seed=seed)
+    # Duplicate: every table of the round is dealt from one deal set, whose seed stays
+    # secret until its last table is over (games.selectors.seed_is_public).
+    deals = deal_set_create(kind="tournament_round") if t.is_duplicate else None
+    rnd = Round.objects.create(tournament=t, number=number, seed=deals.seed if deals else "")
     t.current_round = number
     t.save(update_fields=["current_round"])
     entrants = Entrant.objects.select_related("player_a", "player_b").in_bulk(
@@ -412,7 +413,7 @@ def _pair_round(t: Tournament, number: int) -> Round:
     results = []
     for k, tb in enumerate(plan.tables, start=1):
         players = _seat_players(t, tb, entrants)
-        game = game_create(creator=t.organiser, seats=players, options=options, seed=seed or None)
+        game = game_create(creator=t.organiser, seats=players, options=options, deal_set=deals)
         table = Table.objects.create(round=rnd, number=k, game=game)
         seen = set()
         for seat, entrant_id in enumerate(tb.seats):

@@ -28,7 +28,7 @@ from bots.arena.models import ArenaEntry, ArenaPair, PairStatus
 from bots.models import Bot, BotFault, BotStatus
 from games.errors import BadGameSetup
 from games.models import Game, GameStatus, Move
-from games.services import game_create
+from games.services import deal_set_create, game_create
 
 log = logging.getLogger(__name__)
 
@@ -206,13 +206,15 @@ def pair_start(*, bot_ids: Sequence[int], now: datetime | None = None) -> ArenaP
             return None
         bots = {b.pk: b for b in Bot.objects.select_related("player").filter(pk__in=ids)}
         p = [bots[i].player for i in ids]
-        seed = secrets.token_hex(32)
         options = {"rated": True}
         try:
             with transaction.atomic():
-                game_a = game_create(creator=p[0], seats=p, options=options, seed=seed)
+                # One deal set: the pair's seed stays secret until both games are over.
+                deals = deal_set_create(kind="arena_pair")
+                seed = deals.seed
+                game_a = game_create(creator=p[0], seats=p, options=options, deal_set=deals)
                 game_b = game_create(
-                    creator=p[1], seats=[p[1], p[0], p[3], p[2]], options=options, seed=seed
+                    creator=p[1], seats=[p[1], p[0], p[3], p[2]], options=options, deal_set=deals
                 )
         except BadGameSetup as exc:
             log.warning("arena: could not seat bots %s: %s", ids, exc)

@@ -238,3 +238,27 @@ def test_validator_never_crashes_on_garbage() -> None:
     for bad in (None, [], "x", {"format": "backalley-record", "version": 1, "deals": [None]}, {}):
         errors = validate_record(bad)
         assert len(errors) == 1
+
+
+def test_a_finished_record_kept_closed_shows_only_the_viewers_hands(game: GameState) -> None:
+    """``reveal=False``: a seed shared with games still in play (docs/rules.md §8)."""
+    for viewer in (None, 0, 1, 2, 3):
+        rec = game.record(viewer, reveal=False)
+        assert rec["seed"] is None and rec["result"] is not None
+        for deal in rec["deals"]:
+            shown = [h is not None for h in deal["hands"]]
+            assert shown == [viewer == s for s in range(4)]
+            swap = deal["joker_swap"]
+            if swap is not None and swap["seat"] != viewer:
+                assert swap["drawn"] is None
+        view = game.view(viewer, reveal=False)
+        assert view["seed"] is None
+    assert game.record(0)["seed"] == SEED and game.view(None)["seed"] == SEED
+
+
+def test_reveal_never_opens_a_game_in_play() -> None:
+    g = GameState.new(SEED)
+    g.apply(g.legal_actions()[0])
+    assert g.record(None, reveal=True)["seed"] is None
+    assert g.view(None, reveal=True)["seed"] is None
+    assert all(h is None for h in g.record(None, reveal=True)["deals"][0]["hands"])

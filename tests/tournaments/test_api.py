@@ -93,3 +93,35 @@ def test_the_schema_lists_the_tournament_endpoints() -> None:
         "/api/v1/tournaments/{id}/standings/",
     ):
         assert p in paths, p
+
+
+def test_a_duplicate_rounds_seed_waits_for_its_last_table() -> None:
+    """docs/rules.md §8: the first table to finish does not publish the seed the other is
+    still playing, on the rounds list, the event's page or the game itself."""
+    from tests.tournaments.helpers import event, pairs
+    from tournaments import services
+
+    t = event(scoring="duplicate", rounds=1)
+    pairs(t, 4)
+    services.tournament_start(tournament_id=t.pk, by=t.organiser)
+    rounds = APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").json()
+    first, second = (Game.objects.get(public_id=tb["game"]) for tb in rounds[0]["tables"])
+    assert first.seed == second.seed and first.deal_set_id == second.deal_set_id
+    watcher = _client(PlayerFactory())
+
+    end_game(first, totals=(100, 60))
+    rounds = APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").json()
+    assert rounds[0]["seed"] is None
+    for text in (
+        APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").content.decode(),
+        APIClient().get(f"/tournaments/{t.pk}/").content.decode(),
+        watcher.get(f"/api/v1/games/{first.public_id}/").content.decode(),
+        APIClient().get(f"/games/{first.public_id}/record/").content.decode(),
+    ):
+        assert first.seed not in text
+    assert watcher.get(f"/api/v1/games/{first.public_id}/").json()["seed"] is None
+
+    end_game(second, totals=(80, 90))
+    rounds = APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").json()
+    assert rounds[0]["seed"] == first.seed
+    assert watcher.get(f"/api/v1/games/{first.public_id}/").json()["seed"] == first.seed

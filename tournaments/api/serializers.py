@@ -201,7 +201,8 @@ def rounds_data(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
             {
                 "number": rnd.number,
                 "status": rnd.status,
-                "seed": (rnd.seed or None) if done else None,  # secret while its games run
+                # Secret while any game of the round's seed is unfinished (one rule, games').
+                "seed": item.get("seed"),
                 "tables": [
                     {
                         "number": tb["table"].number,

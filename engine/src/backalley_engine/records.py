@@ -2,7 +2,8 @@
 
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
-shows everything, the seed included. ``record_actions`` reads the move log back out of a
+shows everything, the seed included, unless ``reveal=False`` (its seed was dealt to other
+games still in play: the record is then written as for the viewer, without the seed). ``record_actions`` reads the move log back out of a
 record and ``state_from_record`` (in ``backalley_engine.state``, above this module) rebuilds
 the game from seed + moves. A short game's record names its run of deals (``"schedule":
 {"first": 6, "last": 10}``). ``validate_record`` (in ``backalley_engine.validate``) checks a
@@ -77,11 +78,19 @@ def write_record(
     viewer: Viewer = "all",
     players: list[str] | None = None,
     game: str | None = None,
+    *,
+    reveal: bool | None = None,
 ) -> dict[str, Any]:
-    """The record of ``game_state`` as ``viewer`` (a seat, None, or "all") may see it."""
+    """The record of ``game_state`` as ``viewer`` (a seat, None, or "all") may see it.
+
+    ``reveal``: whether the game's secrets (the seed, every hand) are public; by default
+    once the game is over. False keeps a finished game's record as ``viewer`` saw it at
+    the table, seed ``null`` (docs/rules.md §8: a seed shared with games still in play);
+    True never opens a game still in play. ``"all"`` shows every hand whatever ``reveal``.
+    """
     if not (viewer is None or viewer == "all" or viewer in (0, 1, 2, 3)):
         raise ValueError("viewer must be a seat 0..3, None (spectator) or 'all'")
-    finished = game_state.outcome is not None
+    finished = game_state.outcome is not None and reveal is not False
     rec: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
     if game is not None:
         rec["game"] = game

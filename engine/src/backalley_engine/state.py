@@ -216,15 +216,23 @@ class GameState(GameCore):
             events.extend(deal_start_events(self))
 
     # -- views and records ---------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8)."""
-        return game_view(self, seat)
+    def view(self, seat: int | None, *, reveal: bool | None = None) -> dict[str, Any]:
+        """What ``seat`` (None = a spectator) may see, as JSON-able data (docs/rules.md §8).
+        ``reveal=False`` keeps a finished game's seed secret (``views.game_view``)."""
+        return game_view(self, seat, reveal=reveal)
 
     def record(
-        self, viewer: Viewer = "all", players: list[str] | None = None, game: str | None = None
+        self,
+        viewer: Viewer = "all",
+        players: list[str] | None = None,
+        game: str | None = None,
+        *,
+        reveal: bool | None = None,
     ) -> dict[str, Any]:
-        """The game record (docs/record-format.md) as ``viewer`` may see it."""
-        return write_record(self, viewer, players=players, game=game)
+        """The game record (docs/record-format.md) as ``viewer`` may see it; ``reveal=False``
+        writes a finished game's record as ``viewer`` saw it, without the seed
+        (``records.write_record``)."""
+        return write_record(self, viewer, players=players, game=game, reveal=reveal)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of the current deal, for a bot: its hand, the public table

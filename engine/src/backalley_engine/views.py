@@ -2,7 +2,8 @@
 
 Public: dealer, hand size, deal number, upcard and trump, the discarded joker and its
 discarder, bids, cards played, tricks won, scores, whose turn, the commitment. Private: a
-seat's own hand and the card it drew for a joker. The seed only once the game is over.
+seat's own hand and the card it drew for a joker. The seed only once the game is over, and
+not even then while ``reveal`` is False (a seed dealt to other games still in play).
 """
 
 from __future__ import annotations
@@ -31,12 +32,16 @@ def _claim_view(d: DealCore) -> dict[str, Any] | None:
     return None if end is None else {**end, "status": "ended"}
 
 
-def game_view(game: GameCore, seat: int | None) -> dict[str, Any]:
+def game_view(game: GameCore, seat: int | None, *, reveal: bool | None = None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) may see. ``reveal``: whether the game's secrets
+    (its seed, the card drawn for a Blooper) are public; by default once the game is over.
+    A service that deals one seed to several games passes False until the last of them is
+    over (docs/rules.md §8); True never reveals a game still in play."""
     if seat is not None and seat not in (0, 1, 2, 3):
         raise ValueError("seat must be 0..3 or None")
     info = game.all_deals()[-1]
     d = info.state
-    finished = game.outcome is not None
+    finished = game.outcome is not None and reveal is not False
     swap = None
     if info.swap is not None:
         s = info.swap
