@@ -177,7 +177,7 @@ def game_create(
     given = seed
     if deal_set is not None:
         if seed is not None and seed != deal_set.seed:
-            raise BadGameSetup(message=_("A game of a deal set is dealt from the set's seed."))
+            raise ValueError("a game of a deal set is dealt from the set's seed")
         seed = deal_set.seed
     elif seed is None:
         seed = secrets.token_hex(32)
