@@ -1,4 +1,4 @@
-"""Site pages for accounts: sign-up, and the API tokens page."""
+"""Site pages for accounts: sign-up, the account page (API tokens, auto-play), your data."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from accounts.forms import AccountDeleteForm, SignUpForm, TokenForm
 from accounts.languages import player_set_language, supported
 from accounts.permissions import signed_in_user
 from accounts.privacy import WrongPassword, account_delete, account_export, archive_filename
-from accounts.services import player_for_user
+from accounts.services import player_for_user, player_set_autoplay
 from accounts.throttles import (
     DeleteThrottle,
     ExportThrottle,
@@ -66,6 +66,21 @@ def signup(request: HttpRequest) -> HttpResponse:
             request.session["greeted"] = True  # the home page then says no second hello
             return redirect(_next_url(request) or "home")
     return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
+
+
+@login_required
+@require_POST
+def autoplay_save(request: HttpRequest) -> HttpResponse:
+    """The account page's switch: whether the service plays your forced actions for you
+    (the API's PATCH /api/v1/me/ {"autoplay": ...}; docs/rules.md §10). A checkbox left
+    out of the form is off."""
+    on = request.POST.get("autoplay") == "on"
+    player_set_autoplay(player=player_for_user(request.user), autoplay=on)
+    if on:
+        messages.success(request, _("Your forced cards and bids are now played for you."))
+    else:
+        messages.success(request, _("You now play your forced cards and bids yourself."))
+    return redirect("account-tokens")
 
 
 @login_required

@@ -189,3 +189,26 @@ def test_an_unknown_page_is_a_html_404_in_the_site_layout(client: Client) -> Non
     assert response["Content-Type"].startswith("text/html")
     html = response.content.decode()
     assert "Page not found" in html and ">Ladder<" in html
+
+
+def test_the_account_page_turns_auto_play_off_and_on(client: Client) -> None:
+    player = PlayerFactory()
+    assert player.autoplay is True  # on by default
+    client.force_login(player.user)
+    page = client.get(reverse("account-tokens")).content.decode()
+    assert re.search(r'<input type="checkbox" name="autoplay" id="id_autoplay" checked>', page)
+    off = client.post(reverse("account-autoplay"), {})  # an unticked box is left out
+    assert off.status_code == 302 and off["Location"] == reverse("account-tokens")
+    player.refresh_from_db()
+    assert player.autoplay is False
+    page = client.get(reverse("account-tokens")).content.decode()
+    assert 'id="id_autoplay">' in page and "play your forced cards and bids yourself" in page
+    client.post(reverse("account-autoplay"), {"autoplay": "on"})
+    player.refresh_from_db()
+    assert player.autoplay is True
+    assert client.get(reverse("account-autoplay")).status_code == 405
+
+
+def test_auto_play_switch_needs_a_login(client: Client) -> None:
+    response = client.post(reverse("account-autoplay"), {"autoplay": "on"})
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
