@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from clock.claims import claim_notify
 from clock.invitations import invitation_notify
 from clock.tasks import play_abandoned_seat, sync_clock
 from games import hooks as game_hooks
@@ -50,7 +51,14 @@ def notify_invitation(event: invitation_hooks.InvitationEvent) -> None:
     invitation_notify(event)
 
 
+def notify_claim(event: game_hooks.GameEvent) -> None:
+    """Tell the opponents that a claim waits for their answer, and the claimant how it
+    ended (clock.claims); nothing for the many moves that are not claims."""
+    claim_notify(event)
+
+
 def install() -> None:
     game_hooks.on_game_started(follow_game, name="clock.follow_game")
     game_hooks.on_move_committed(follow_game, name="clock.follow_game")
+    game_hooks.on_move_committed(notify_claim, name="clock.notify_claim")
     invitation_hooks.on_invitation(notify_invitation)

@@ -116,6 +116,7 @@ class NotificationKind(models.TextChoices):
     DIGEST = "digest", gettext_lazy("Daily digest")
     TIMEOUT = "timeout", gettext_lazy("The house bot moved for you")
     INVITATION = "invitation", gettext_lazy("Invitations and their answers")
+    CLAIM = "claim", gettext_lazy("Claims waiting for your answer, and their outcome")
 
 
 class Notification(models.Model):

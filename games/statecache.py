@@ -77,6 +77,16 @@ def remember(game: Game, state: GameState) -> None:
             _cache.popitem(last=False)
 
 
+def action_at(game_id: int, seq: int) -> int | None:
+    """The action code of move ``seq`` if this process has the game's state cached (it
+    does right after committing it), else None: a listener reads the log instead."""
+    with _lock:
+        entry = _cache.get(game_id)
+    if entry is None or not 0 < seq <= entry[1].move_count:
+        return None
+    return entry[1].history[seq - 1]
+
+
 def forget(game_id: int | None = None) -> None:
     with _lock:
         if game_id is None:
