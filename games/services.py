@@ -75,7 +75,8 @@ def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
     the site), each option another app registered (``games.extensions``; the clock's
     ``time_control``), cleaned by that app, or None when not given, and for a short game
     (events' boards; not offered by the API) ``schedule``, the run of deals it plays
-    (``{"first": 6, "last": 10}``), never rated on the ladder."""
+    (``{"first": 6, "last": 10}``), never rated on the ladder; ``"redeal": false`` in it is
+    the duplicate rule (docs/rules.md §4), which every game of a deal set plays."""
     options = dict(options or {})
     cleaners = extensions.option_cleaners()
     unknown = set(options) - {"rated", "schedule", *cleaners}
@@ -93,11 +94,11 @@ def game_options_clean(options: Mapping[str, Any] | None) -> dict[str, Any]:
             schedule = Schedule.from_json(options["schedule"])
         except BadSchedule as exc:
             raise BadGameSetup(message=exc.message, extra=exc.extra) from exc
-        if not schedule.is_whole_game:
-            if rated:
-                raise BadGameSetup(
-                    message="A short game (a run of the schedule's deals) is never rated."
-                )
+        if not schedule.is_whole_game and rated:
+            raise BadGameSetup(
+                message="A short game (a run of the schedule's deals) is never rated."
+            )
+        if not schedule.is_default:
             clean["schedule"] = schedule.to_json()
     for name, cleaner in cleaners.items():
         value = options.get(name)
@@ -166,8 +167,10 @@ def game_create(
     their deals (duplicate pairs and duplicate tournament rounds) are dealt from a
     ``deal_set`` (:func:`deal_set_create`). A ``seed`` given without a set joins the set of
     that seed (made, closed, on first use), so games of one seed always share a set, and
-    none shows the seed before all are over. When all four seats are filled at creation
-    the game starts at once.
+    none shows the seed before all are over. The games of a ``deal_set`` play the
+    duplicate rule (docs/rules.md §4: an all-pass deal is passed out, never redealt), so
+    every table of the set holds the same cards on every deal. When all four seats are
+    filled at creation the game starts at once.
     """
     if len(seats) != 4:
         raise BadGameSetup(message=_("A game has exactly four seats."), extra={"seats": len(seats)})
@@ -179,6 +182,8 @@ def game_create(
         if seed is not None and seed != deal_set.seed:
             raise ValueError("a game of a deal set is dealt from the set's seed")
         seed = deal_set.seed
+        run = Schedule.from_json(clean.get("schedule"))
+        clean["schedule"] = Schedule(run.first, run.last, redeal=False).to_json()
     elif seed is None:
         seed = secrets.token_hex(32)
     else:

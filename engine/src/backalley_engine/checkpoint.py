@@ -117,7 +117,7 @@ def checkpoint(state: GameCore) -> dict[str, Any]:
         "moves": state.move_count,
         "commitment": state.commitment,
         # A short game's run of deals (absent: the whole game).
-        **({} if state.schedule.is_whole_game else {"schedule": state.schedule.to_json()}),
+        **({} if state.schedule.is_default else {"schedule": state.schedule.to_json()}),
         "first_dealer": state.first_dealer,
         "history": list(state.history),
         "deals": [_info_data(i) for i in state.deals],

@@ -98,7 +98,7 @@ def write_record(
     rec["commitment"] = game_state.commitment
     rec["seed"] = game_state.seed if finished else None
     rec["first_dealer"] = game_state.first_dealer
-    if not game_state.schedule.is_whole_game:
+    if not game_state.schedule.is_default:
         rec["schedule"] = game_state.schedule.to_json()
     rec["deals"] = [_deal_json(i, viewer, finished) for i in game_state.all_deals()]
     out = game_state.outcome

@@ -179,7 +179,8 @@ class GameState(GameCore):
             score = self.scores()
             self.totals = (self.totals[0] + score[0], self.totals[1] + score[1])
             self._scored += 1
-        elif self.attempt + 1 >= MAX_ATTEMPTS:
+        elif self.attempt + 1 >= MAX_ATTEMPTS or not self.schedule.redeal:
+            # Passed out: the fourth all-pass in a row, or any in duplicate play (§4).
             status = PASSED_OUT
             self._scored += 1
         else:
@@ -253,7 +254,7 @@ class GameState(GameCore):
 
     def __repr__(self) -> str:
         return (
-            f"<GameState{'' if self.schedule.is_whole_game else ' deals ' + str(self.schedule)} "
+            f"<GameState{'' if self.schedule.is_default else ' deals ' + str(self.schedule)} "
             f"deal {self.deal_number}.{self.attempt} {self.phase} "
             f"to_act={self.seat_to_act} moves={self.move_count} totals={self.totals}>"
         )

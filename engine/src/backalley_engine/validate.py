@@ -4,7 +4,8 @@ error with the deal, the trick and the card or bid at fault.
 It checks the format and version; that each deal's cards follow from the seed (when the
 record has one); that every bid and card was legal when made; trick leaders and winners;
 tricks won, deal scores and running totals; the number of deals, voids and pass-outs; and
-the result. A short game's record (``"schedule": {"first": f, "last": l}``) plays deals f to
+the result. A duplicate game's record (``"schedule": {..., "redeal": false}``) passes out
+every all-pass deal. A short game's record (``"schedule": {"first": f, "last": l}``) plays deals f to
 l of the schedule, the first dealt by seat ``first_dealer + f - 1``. Without a seed, a hidden hand is known from the cards its seat played, which is
 the whole hand once the deal is played out; a rule is reported broken only when the cards
 known prove it.
@@ -62,6 +63,7 @@ class _Validator(PlayChecker):
         self.record = record
         self.seed: str | None = None
         self.version = 1
+        self.redeal = True
 
     # -- the record -----------------------------------------------------------------------
     def run(self) -> None:
@@ -108,6 +110,7 @@ class _Validator(PlayChecker):
             self.fail("result must be an object or null.")
 
         count = schedule.count
+        self.redeal = schedule.redeal
         number, attempt, totals, scored = schedule.first, 0, (0, 0), 0
         dealer = schedule.first_deal_dealer(first_dealer=fd)
         for i, deal in enumerate(deals):
@@ -217,7 +220,9 @@ class _Validator(PlayChecker):
             self.check_tail(deal, probe, status, totals)
             return status, (0, 0)
         if probe.phase != PLAYING:  # everyone passed
-            want = "passed_out" if attempt + 1 >= MAX_ATTEMPTS else "voided"
+            # Passed out: the fourth all-pass in a row, or any without redeals (duplicate).
+            last_try = attempt + 1 >= MAX_ATTEMPTS or not self.redeal
+            want = "passed_out" if last_try else "voided"
             if status != want:
                 self.fail(f"All four passed at attempt {attempt}: the status should be {want!r}.")
             if tricks:
