@@ -20,8 +20,8 @@ class SeatClockInline(admin.TabularInline):  # type: ignore[type-arg]
 class GameClockAdmin(admin.ModelAdmin[GameClock]):
     list_display = [
         "game",
-        "days_per_move",
-        "reserve_days",
+        "seconds_per_move",
+        "bank_seconds",
         "turn_seat",
         "deadline",
         "expires_at",

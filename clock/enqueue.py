@@ -17,6 +17,8 @@ from celery import current_app
 from django.db import transaction
 
 PLAY_ABANDONED_SEAT = "clock.tasks.play_abandoned_seat"
+EXPIRE_TURN = "clock.tasks.expire_turn"
+REMIND_TURN = "clock.tasks.remind_turn"
 
 
 def on_commit(name: str, *, args: tuple[Any, ...], task_id: str, **options: Any) -> None:

@@ -16,20 +16,25 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
-MIN_DAYS_PER_MOVE = 1
-MAX_DAYS_PER_MOVE = 14
-MAX_RESERVE_DAYS = 30
+MIN_SECONDS_PER_MOVE = 60  # one minute
+MAX_SECONDS_PER_MOVE = 14 * 86400  # 14 days
+MAX_BANK_SECONDS = 30 * 86400  # 30 days
 
 
 class GameClock(models.Model):
     """A game's time control and its one running clock (the seat to act)."""
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="clock")
-    days_per_move = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(MIN_DAYS_PER_MOVE), MaxValueValidator(MAX_DAYS_PER_MOVE)]
+    seconds_per_move = models.PositiveIntegerField(
+        validators=[
+            MinValueValidator(MIN_SECONDS_PER_MOVE),
+            MaxValueValidator(MAX_SECONDS_PER_MOVE),
+        ]
     )
-    reserve_days = models.PositiveSmallIntegerField(
-        default=0, validators=[MaxValueValidator(MAX_RESERVE_DAYS)]
+    bank_seconds = models.PositiveIntegerField(
+        default=0,
+        validators=[MaxValueValidator(MAX_BANK_SECONDS)],
+        help_text="The bank each seat starts the game with.",
     )
     # The running turn: the game's move count when it began and the seat it waits on.
     # turn_seq lags behind the game's move_count only between a move's commit and the
@@ -53,9 +58,10 @@ class GameClock(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(
-                    days_per_move__gte=MIN_DAYS_PER_MOVE, days_per_move__lte=MAX_DAYS_PER_MOVE
+                    seconds_per_move__gte=MIN_SECONDS_PER_MOVE,
+                    seconds_per_move__lte=MAX_SECONDS_PER_MOVE,
                 ),
-                name="clock_days_per_move_range",
+                name="clock_seconds_per_move_range",
             ),
         ]
 
@@ -64,7 +70,7 @@ class GameClock(models.Model):
 
     @property
     def period(self) -> timedelta:
-        return timedelta(days=self.days_per_move)
+        return timedelta(seconds=self.seconds_per_move)
 
 
 class SeatClock(models.Model):

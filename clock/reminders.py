@@ -32,6 +32,7 @@ from clock.models import (
     ReminderSent,
     Vacation,
 )
+from clock.timecontrol import DIGEST_MIN_PERIOD
 from games.models import Game, GameStatus, Seat
 
 logger = logging.getLogger(__name__)
@@ -76,11 +77,15 @@ def _deliver(
     return True
 
 
-def send_due_reminders(*, now: datetime | None = None) -> int:
-    """Remind each player whose running move has used 80% of its time; returns how many."""
+def send_due_reminders(*, now: datetime | None = None, game_id: int | None = None) -> int:
+    """Remind each player whose running move has used 80% of its time (in ``game_id`` only,
+    when given: the turn's own reminder task); returns how many."""
     now = now or timezone.now()
+    clocks = (
+        GameClock.objects.all() if game_id is None else GameClock.objects.filter(game_id=game_id)
+    )
     due = (
-        GameClock.objects.filter(
+        clocks.filter(
             game__status=GameStatus.ACTIVE,
             paused_at__isnull=True,
             remind_at__lte=now,
@@ -159,6 +164,8 @@ def send_daily_digests(*, now: datetime | None = None) -> int:
             player__is_bot=False,
             abandoned_at__isnull=True,
         )
+        # A game of short moves is played at the table: a morning's list would be stale.
+        .exclude(game__clock__seconds_per_move__lt=DIGEST_MIN_PERIOD.total_seconds())
         .select_related("game", "game__clock", "player__user")
         .order_by("player_id", "game_id")
     )

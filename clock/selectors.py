@@ -35,10 +35,9 @@ def clock_info(game: Game) -> dict[str, Any] | None:
     if not game.time_control:
         return None
     try:
-        tc = timecontrol.time_control_clean(game.time_control)
+        tc = timecontrol.time_control_parse(game.time_control)
     except BadGameSetup:
         return None
-    period = timedelta(days=tc["days_per_move"])
     clock = GameClock.objects.filter(game=game).first()
     seat_clocks: dict[int, SeatClock] = (
         {sc.position: sc for sc in clock.seats.all()} if clock is not None else {}
@@ -52,18 +51,21 @@ def clock_info(game: Game) -> dict[str, Any] | None:
     }
     running = None
     if game.status == GameStatus.ACTIVE and game.to_act is not None and game.started_at:
-        running = _running(game, clock, seat_clocks, seats, away, period, tc["reserve_days"])
+        running = _running(game, clock, seat_clocks, seats, away, tc)
+    days = tc.option() if tc.in_days else {}
     return {
-        "days_per_move": tc["days_per_move"],
-        "reserve_days": tc["reserve_days"],
+        "seconds_per_move": tc.seconds_per_move,
+        "bank_seconds": tc.bank_seconds,
+        "preset": tc.preset(),
+        # The days form, for a control in whole days (null otherwise).
+        "days_per_move": days.get("days_per_move"),
+        "reserve_days": days.get("reserve_days"),
         "running": running,
         "seats": [
             {
                 "position": s.position,
                 "reserve_left_seconds": _seconds(
-                    seat_clocks[s.position].reserve_left
-                    if s.position in seat_clocks
-                    else timedelta(days=tc["reserve_days"])
+                    seat_clocks[s.position].reserve_left if s.position in seat_clocks else tc.bank
                 ),
                 "consecutive_timeouts": (
                     seat_clocks[s.position].consecutive_timeouts if s.position in seat_clocks else 0
@@ -85,8 +87,7 @@ def _running(
     seat_clocks: dict[int, SeatClock],
     seats: list[Seat],
     away: dict[int, Vacation],
-    period: timedelta,
-    reserve_days: int,
+    tc: timecontrol.TimeControl,
 ) -> dict[str, Any]:
     seat = next(s for s in seats if s.position == game.to_act)
     if clock is not None and clock.turn_seq == game.move_count and clock.turn_seat == game.to_act:
@@ -94,8 +95,8 @@ def _running(
         paused_at = clock.paused_at
     else:  # the sync after this move has not run yet: show what it will store
         sc = seat_clocks.get(seat.position)
-        reserve = sc.reserve_left if sc is not None else timedelta(days=reserve_days)
-        times = services.plan_turn(game, period, reserve, seat.abandoned_at is not None)
+        reserve = sc.reserve_left if sc is not None else tc.bank
+        times = services.plan_turn(game, tc.period, reserve, seat.abandoned_at is not None)
         started, deadline, final = times.started_at, times.deadline, times.expires_at
         vacation = away.get(seat.player_id)
         paused_at = started if vacation is not None and vacation.started_at <= started else None

@@ -10,12 +10,18 @@ import logging
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from clock import enqueue, timecontrol
 from clock.models import GameClock, SeatClock, Vacation
 from games.models import Game, GameStatus, Move, Seat, SubmittedBy
 
 logger = logging.getLogger(__name__)
+
+# A turn's timeout and reminder due within this long are enqueued as tasks with that ETA;
+# kept well under the broker's visibility timeout (an hour), past which Redis hands an
+# unacknowledged ETA task out again.
+ETA_HORIZON = timedelta(minutes=30)
 
 
 def on_vacation(player_id: int, at: datetime) -> Vacation | None:
@@ -46,14 +52,16 @@ def plan_turn(
     return timecontrol.turn_times(start, period, reserve_left)
 
 
-def _create_clock(game: Game, days: int, reserve: int) -> GameClock:
-    clock = GameClock.objects.create(game=game, days_per_move=days, reserve_days=reserve)
+def _create_clock(game: Game, tc: timecontrol.TimeControl) -> GameClock:
+    clock = GameClock.objects.create(
+        game=game, seconds_per_move=tc.seconds_per_move, bank_seconds=tc.bank_seconds
+    )
     SeatClock.objects.bulk_create(
         SeatClock(
             game_clock=clock,
             position=seat.position,
             player_id=seat.player_id,
-            reserve_left=timedelta(days=reserve),
+            reserve_left=tc.bank,
         )
         for seat in Seat.objects.filter(game=game).order_by("position")
     )
@@ -95,8 +103,7 @@ def clock_sync(*, game_id: int) -> GameClock | None:
             return None
         clock = GameClock.objects.select_for_update().filter(game=game).first()
         if clock is None:
-            tc = timecontrol.time_control_clean(game.time_control)
-            clock = _create_clock(game, tc["days_per_move"], tc["reserve_days"])
+            clock = _create_clock(game, timecontrol.time_control_parse(game.time_control))
         if clock.turn_seq == game.move_count and (
             clock.turn_seat == game.to_act or game.status != GameStatus.ACTIVE
         ):
@@ -141,7 +148,35 @@ def clock_sync(*, game_id: int) -> GameClock | None:
         clock.save(update_fields=fields)
         if abandoned:
             _enqueue_substitute(game.pk, game.move_count)
+        else:
+            schedule_turn(clock)
         return clock
+
+
+def schedule_turn(clock: GameClock, *, now: datetime | None = None) -> None:
+    """Enqueue, on commit, the running turn's own tasks: its timeout at ``expires_at`` and
+    its reminder at ``remind_at``, each when it is still to come and due within
+    ``ETA_HORIZON`` (so a live game's two minutes are kept to the second, not to the
+    sweeper's minute). Later ones, and any already past, are left to the beat's sweeps,
+    which stay the fallback for every turn: a task lost, or run before its time, costs at
+    most a minute. A paused clock schedules nothing (its resume does)."""
+    if clock.paused_at is not None or clock.turn_seq is None:
+        return
+    now = now or timezone.now()
+    horizon = now + ETA_HORIZON
+    due = [(enqueue.EXPIRE_TURN, "expire", clock.expires_at)]
+    if clock.reminded_seq != clock.turn_seq:
+        due.append((enqueue.REMIND_TURN, "remind", clock.remind_at))
+    for name, what, at in due:
+        if at is None or at <= now or at > horizon:
+            continue
+        enqueue.on_commit(
+            name,
+            args=(clock.game_id, clock.turn_seq),
+            # The same turn rescheduled (a resume) is new work: the time is in its id.
+            task_id=f"clock-{what}:{clock.game_id}:{clock.turn_seq}:{int(at.timestamp())}",
+            eta=at,
+        )
 
 
 def _enqueue_substitute(game_id: int, seq: int) -> None:
@@ -186,4 +221,5 @@ def clock_resume(*, game_id: int, at: datetime) -> bool:
                 setattr(clock, name, value + shift)
         clock.paused_at = None
         clock.save(update_fields=["deadline", "expires_at", "remind_at", "paused_at"])
+        schedule_turn(clock, now=at)
         return True

@@ -58,11 +58,14 @@ class Played:
     seat: int | None = None
 
 
-def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = False) -> Played:
+def timeout_play(
+    *, game_id: int, now: datetime | None = None, wait: bool = False, seq: int | None = None
+) -> Played:
     """Make the house bot's move for the seat to act if its time is up (or it abandoned).
 
     ``wait=False`` skips a game whose row another transaction holds (it is due again at
-    the next tick).
+    the next tick). ``seq``, when given, is the turn meant (a turn's own task): any other
+    is left alone.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -75,6 +78,7 @@ def timeout_play(*, game_id: int, now: datetime | None = None, wait: bool = Fals
             clock is None
             or game.status != GameStatus.ACTIVE
             or clock.turn_seq != game.move_count
+            or (seq is not None and seq != game.move_count)
             or clock.turn_seat is None
             or clock.turn_seat != game.to_act
             or clock.paused_at is not None

@@ -5,7 +5,9 @@ second run, or two ticks racing, changes nothing more (see ``clock.sweeper`` and
 ``clock.reminders``). All of them run on the "clock" queue (routed in settings).
 ``sync_clock`` follows each committed move (enqueued by ``clock.hooks``).
 ``play_abandoned_seat`` is enqueued on commit when a turn comes to
-an abandoned seat, so the house bot answers at once instead of at the next tick.
+an abandoned seat, so the house bot answers at once instead of at the next tick;
+``expire_turn`` and ``remind_turn`` are enqueued with an ETA for a turn due soon
+(``clock.services.schedule_turn``), so short moves keep their time to the second.
 """
 
 from __future__ import annotations
@@ -59,6 +61,21 @@ def send_reminders() -> int:
 def send_daily_digests() -> int:
     """Send each player (once per day) the list of games waiting on them."""
     return reminders.send_daily_digests()
+
+
+@shared_task(name=enqueue.EXPIRE_TURN, soft_time_limit=20, time_limit=30, **COMMON)
+def expire_turn(game_id: int, seq: int) -> str:
+    """The house bot's move for the seat whose turn ``seq`` ran out (its ETA is the turn's
+    final deadline); nothing if the turn was played, paused or is not yet due."""
+    return sweeper.timeout_play(game_id=int(game_id), seq=int(seq), wait=True).outcome
+
+
+@shared_task(name=enqueue.REMIND_TURN, soft_time_limit=20, time_limit=30, **COMMON)
+def remind_turn(game_id: int, seq: int) -> int:
+    """The reminder of turn ``seq`` (its ETA is the turn's reminder time); once per move."""
+    if not Game.objects.filter(pk=game_id, move_count=seq).exists():
+        return 0
+    return reminders.send_due_reminders(game_id=int(game_id))
 
 
 @shared_task(name=enqueue.PLAY_ABANDONED_SEAT, soft_time_limit=20, time_limit=30, **COMMON)

@@ -10,7 +10,8 @@ the tournament round a game belongs to), it registers a *part* in its ``AppConfi
 A part is a function of the game row that returns JSON-ready data (or ``None`` when it has
 nothing to say about that game). The games presenters put every registered part into the
 game's payload under its name, so the API and the pages show it without knowing its owner.
-Game options owned by another app (the time control) register their cleaner the same way,
+Game options owned by another app (the time control) register their cleaner the same way
+(and the named values a form offers for them, the time-control presets),
 and what an app shows on a game's record page (the ladder's rating changes) is a *page
 part*: computed only for that page, never on the move path.
 """
@@ -25,10 +26,13 @@ if TYPE_CHECKING:
 
 GamePart = Callable[["Game"], Any]
 OptionCleaner = Callable[[Any], Any]
+# (key, label, the option's value): the named choices a form offers for an option.
+OptionChoices = Callable[[], list[tuple[str, Any, Any]]]
 
 _parts: dict[str, GamePart] = {}
 _options: dict[str, OptionCleaner] = {}
 _page_parts: dict[str, GamePart] = {}
+_choices: dict[str, OptionChoices] = {}
 
 
 def register_game_part(name: str, part: GamePart) -> GamePart:
@@ -57,6 +61,19 @@ def register_option(name: str, cleaner: OptionCleaner) -> OptionCleaner:
 
 def option_cleaners() -> dict[str, OptionCleaner]:
     return dict(_options)
+
+
+def register_option_choices(name: str, choices: OptionChoices) -> OptionChoices:
+    """Offer named values of option ``name`` on the new-game form (the clock's presets):
+    ``choices()`` returns ``(key, label, value)`` triples, in the order shown."""
+    _choices[name] = choices
+    return choices
+
+
+def option_choices(name: str) -> list[tuple[str, Any, Any]]:
+    """The named values offered for option ``name`` (none when no app offers any)."""
+    choices = _choices.get(name)
+    return choices() if choices is not None else []
 
 
 def register_page_part(name: str, part: GamePart) -> GamePart:

@@ -54,3 +54,11 @@ class VacationSerializer(serializers.Serializer[Any]):
     on_vacation = serializers.BooleanField()
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(allow_null=True)
+
+
+class TimeControlPresetSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not the Field attribute
+    seconds_per_move = serializers.IntegerField()
+    bank_seconds = serializers.IntegerField()
+    time_control = serializers.DictField(help_text='{"preset": name}: the option that chooses it.')

@@ -7,6 +7,7 @@ from clock.api import views
 app_name = "clock-api"
 
 urlpatterns = [
+    path("time-controls/", views.TimeControlPresetsView.as_view(), name="time-controls"),
     path("notifications/", views.NotificationListView.as_view(), name="notifications"),
     path("notifications/read/", views.MarkReadView.as_view(), name="notifications-read"),
     path("notifications/preferences/", views.PreferencesView.as_view(), name="notification-prefs"),

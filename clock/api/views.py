@@ -13,17 +13,37 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Player
-from accounts.permissions import PLAY, READ_OWN
+from accounts.permissions import PLAY, PUBLIC, READ_OWN
 from accounts.services import player_for_user
 from backalley_site.api_schema import ErrorSerializer
-from clock import reminders, selectors, vacation
+from clock import presets, reminders, selectors, vacation
 from clock.api.serializers import (
     MarkReadSerializer,
     NotificationSerializer,
     PreferenceSerializer,
+    TimeControlPresetSerializer,
     VacationSerializer,
 )
 from clock.models import Notification
+
+
+class TimeControlPresetsView(APIView):
+    """The time controls offered by name, for the new-game form and clients."""
+
+    scopes = PUBLIC
+
+    @extend_schema(
+        responses={200: TimeControlPresetSerializer(many=True)},
+        summary="The time-control presets",
+        description=(
+            "Each preset's name, label (in the request's language), time per move and bank "
+            'in seconds, and the option that chooses it: `"time_control": {"preset": name}` '
+            "when creating a game. Any other time per move from 1 minute to 14 days, with a "
+            "bank of up to 30 days, may be given instead (docs/clock.md)."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response([p.as_json() for p in presets.PRESETS])
 
 
 def _me(request: Request) -> Player:

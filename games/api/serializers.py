@@ -34,7 +34,11 @@ class GameOptionsSerializer(serializers.Serializer[Any]):
         required=False,
         allow_null=True,
         default=None,
-        help_text='{"days_per_move": 1..14, "reserve_days": 0..30} or null (docs/clock.md).',
+        help_text=(
+            '{"preset": "fast"} (GET /api/v1/time-controls/), {"hours_per_move": 12, '
+            '"bank_seconds": 259200}, {"minutes_per_move": 2}, {"days_per_move": 1..14, '
+            '"reserve_days": 0..30}, or null (docs/clock.md).'
+        ),
     )
 
 

@@ -1,7 +1,9 @@
-"""The new-game form: who sits where (by name, or open), the time control, rated or not."""
+"""The new-game form: who sits where (by name, or open), the time control (one the clock
+names, or the person's own time per move and bank), rated or not."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -9,16 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.models import Player
+from games import extensions
 
 # The creator takes position 0; the others follow clockwise (docs/rules.md §1: partners opposite).
 SEAT_FIELDS = (("left", 1), ("partner", 2), ("right", 3))
-TIME_CONTROLS = [
-    ("", gettext_lazy("No clock")),
-    ("1", gettext_lazy("1 day per move")),
-    ("2", gettext_lazy("2 days per move")),
-    ("3", gettext_lazy("3 days per move")),
-    ("7", gettext_lazy("7 days per move")),
-]
+CUSTOM = "custom"
+_DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
+_UNITS = (86400, 3600, 60, 1)
 OPEN_HELP = gettext_lazy("A player's or bot's name, or leave empty for an open seat.")
 
 
@@ -42,12 +41,19 @@ class GameCreateForm(forms.Form):
     left = _seat_field(gettext_lazy("Left opponent"))
     partner = _seat_field(gettext_lazy("Partner"))
     right = _seat_field(gettext_lazy("Right opponent"))
-    days_per_move = forms.TypedChoiceField(
-        label=gettext_lazy("Time control"),
-        choices=TIME_CONTROLS,
-        coerce=int,
-        empty_value=None,
+    # The clock's named controls (its presets, whole days), or one of the person's own.
+    time_control = forms.ChoiceField(label=gettext_lazy("Time control"), required=False)
+    per_move = forms.CharField(
+        label=gettext_lazy("Time per move"),
         required=False,
+        max_length=20,
+        help_text=gettext_lazy("For your own time control: for example 90m, 12h or 2d."),
+    )
+    bank = forms.CharField(
+        label=gettext_lazy("Bank for the whole game"),
+        required=False,
+        max_length=20,
+        help_text=gettext_lazy("Spent by moves made after their time: for example 30m or 3d."),
     )
     # Rated by default, as on the big game sites: a first game already puts you on the ladder.
     rated = forms.BooleanField(label=gettext_lazy("Rated game"), required=False, initial=True)
@@ -56,6 +62,16 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.me = me
         self.players: dict[str, Player | None] = {}
+        self.named_controls = {
+            key: value for key, _label, value in extensions.option_choices("time_control")
+        }
+        field = self.fields["time_control"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            ("", _("No clock")),
+            *[(key, label) for key, label, _value in extensions.option_choices("time_control")],
+            (CUSTOM, _("My own: the time per move and bank below")),
+        ]
 
     def _clean_seat(self, name: str) -> Player | None:
         text = (self.cleaned_data.get(name) or "").strip()
@@ -79,8 +95,30 @@ class GameCreateForm(forms.Form):
     def clean_right(self) -> Player | None:
         return self._clean_seat("right")
 
+    def _clean_duration(self, name: str) -> int | None:
+        text = (self.cleaned_data.get(name) or "").strip().lower().replace(" ", "")
+        if not text:
+            return None
+        found = _DURATION.match(text)
+        if found is None or not any(found.groups()):
+            raise forms.ValidationError(
+                _("Write a time such as 90m, 12h, 2d or 1h30m."), code="bad_duration"
+            )
+        return sum(int(n) * unit for n, unit in zip(found.groups(), _UNITS, strict=True) if n)
+
+    def clean_per_move(self) -> int | None:
+        return self._clean_duration("per_move")
+
+    def clean_bank(self) -> int | None:
+        return self._clean_duration("bank")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("time_control") == CUSTOM and not data.get("per_move"):
+            if "per_move" not in self.errors:
+                self.add_error("per_move", _("Give the time per move of your own time control."))
+        elif data.get("time_control") == CUSTOM and data["per_move"] % 60:
+            self.add_error("per_move", _("The time per move is counted in whole minutes."))
         seen: set[int] = set()
         for name, _position in SEAT_FIELDS:
             player = data.get(name)
@@ -96,8 +134,13 @@ class GameCreateForm(forms.Form):
         return [self.me] + [self.cleaned_data.get(name) for name, _position in SEAT_FIELDS]
 
     def options(self) -> dict[str, Any]:
-        days = self.cleaned_data.get("days_per_move")
-        return {
-            "rated": bool(self.cleaned_data.get("rated")),
-            "time_control": {"days_per_move": days} if days else None,
-        }
+        return {"rated": bool(self.cleaned_data.get("rated")), "time_control": self._time_control()}
+
+    def _time_control(self) -> dict[str, Any] | None:
+        """The option for ``game_create``, which the clock checks (a bad one is refused there)."""
+        key = self.cleaned_data.get("time_control") or ""
+        if key != CUSTOM:
+            return self.named_controls.get(key)
+        per_move = self.cleaned_data.get("per_move") or 0
+        bank = self.cleaned_data.get("bank") or 0
+        return {"minutes_per_move": per_move // 60, "bank_seconds": bank}

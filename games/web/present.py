@@ -495,20 +495,56 @@ def table_view(
     return tv
 
 
-def time_control_text(options: dict[str, Any] | None) -> str:
+def _per_move_text(seconds: int) -> str:
+    """A time per move in its largest whole unit: "12 hours per move"."""
+    if seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(count)s day per move", "%(count)s days per move", n) % {"count": n}
+    if seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(count)s hour per move", "%(count)s hours per move", n) % {"count": n}
+    n = max(1, round(seconds / 60))
+    return ngettext("%(count)s minute per move", "%(count)s minutes per move", n) % {"count": n}
+
+
+def _reserve_text(seconds: int) -> str:
+    """A bank in its largest whole unit: "3 days reserve"."""
+    if seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(count)s day reserve", "%(count)s days reserve", n) % {"count": n}
+    if seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(count)s hour reserve", "%(count)s hours reserve", n) % {"count": n}
+    if seconds % 60 == 0:
+        n = seconds // 60
+        return ngettext("%(count)s minute reserve", "%(count)s minutes reserve", n) % {"count": n}
+    return ngettext("%(count)s second reserve", "%(count)s seconds reserve", seconds) % {
+        "count": seconds
+    }
+
+
+def time_control_seconds(options: dict[str, Any] | None) -> tuple[int, int] | None:
+    """(seconds per move, bank seconds) of a game's stored time control, in either of the
+    forms the clock stores (docs/clock.md), or None for a game without one."""
     tc = (options or {}).get("time_control") or {}
-    days = tc.get("days_per_move")
-    if not days:
+    if tc.get("days_per_move"):
+        return int(tc["days_per_move"]) * 86400, int(tc.get("reserve_days") or 0) * 86400
+    if tc.get("minutes_per_move"):
+        return int(tc["minutes_per_move"]) * 60, int(tc.get("bank_seconds") or 0)
+    return None
+
+
+def time_control_text(options: dict[str, Any] | None) -> str:
+    times = time_control_seconds(options)
+    if times is None:
         return _("no clock")
-    per_move = ngettext("%(count)s day per move", "%(count)s days per move", days) % {"count": days}
-    reserve = tc.get("reserve_days")
-    if not reserve:
-        return per_move
+    per_move, bank = times
+    if not bank:
+        return _per_move_text(per_move)
     # Two facts side by side (each with its own count), not one sentence.
     return _("%(per_move)s + %(reserve)s") % {
-        "per_move": per_move,
-        "reserve": ngettext("%(count)s day reserve", "%(count)s days reserve", reserve)
-        % {"count": reserve},
+        "per_move": _per_move_text(per_move),
+        "reserve": _reserve_text(bank),
     }
 
 

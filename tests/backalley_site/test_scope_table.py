@@ -99,6 +99,7 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("POST", "/api/v1/tournaments/{id}/cancel/"): PLAY,
     ("GET", "/api/v1/tournaments/{id}/rounds/"): ALL,
     ("GET", "/api/v1/tournaments/{id}/standings/"): ALL,
+    ("GET", "/api/v1/time-controls/"): ALL,
     ("GET", "/api/v1/vacation/"): OWN,
     ("POST", "/api/v1/vacation/start/"): PLAY,
     ("POST", "/api/v1/vacation/stop/"): PLAY,

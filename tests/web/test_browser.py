@@ -156,7 +156,7 @@ def test_four_people_play_the_first_deals_through_the_pages(browser: Any, live_s
     north.screenshot(path=str(OUT / "new-game.png"), full_page=True)
     north.fill("#id_left", "east")
     north.fill("#id_partner", "south")
-    north.select_option("#id_days_per_move", "3")
+    north.select_option("#id_time_control", "slow")
     north.click("form.new-game button[type=submit]")
     north.wait_for_url(re.compile(r"/games/g_[^/]+/$"))
     game = Game.objects.get(creator=players[0])

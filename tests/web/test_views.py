@@ -61,7 +61,7 @@ def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: lis
             "left": "ROBO-ann",
             "partner": "SOUTH",
             "right": "",
-            "days_per_move": "2",
+            "time_control": "2d",
             "rated": "on",
         },
     )
@@ -74,6 +74,37 @@ def test_create_a_game_inviting_a_player_a_bot_and_leaving_a_seat_open(four: lis
     assert game.status == GameStatus.WAITING
     assert game.rated is True
     assert game.options["time_control"]["days_per_move"] == 2
+
+
+@pytest.mark.parametrize(
+    ("data", "stored"),
+    [
+        ({"time_control": "live"}, {"minutes_per_move": 2, "bank_seconds": 600}),
+        ({"time_control": "fast"}, {"minutes_per_move": 720, "bank_seconds": 259200}),
+        ({"time_control": "slow"}, {"days_per_move": 3, "reserve_days": 0}),
+        (
+            {"time_control": "custom", "per_move": "1h30m", "bank": "30m"},
+            {"minutes_per_move": 90, "bank_seconds": 1800},
+        ),
+        ({"time_control": "custom", "per_move": "2d"}, {"days_per_move": 2, "reserve_days": 0}),
+    ],
+)
+def test_the_new_game_form_offers_presets_and_a_time_of_your_own(
+    four: list[Any], data: dict[str, str], stored: dict[str, int]
+) -> None:
+    r = signed_in(four[0].user).post(reverse("new-game"), data)
+    assert r.status_code == 302
+    assert Game.objects.get(creator=four[0]).options["time_control"] == stored
+
+
+def test_a_time_of_your_own_out_of_bounds_is_refused_by_the_clock(four: list[Any]) -> None:
+    r = signed_in(four[0].user).post(
+        reverse("new-game"), {"time_control": "custom", "per_move": "15d"}
+    )
+    assert r.status_code == 200 and "minutes_per_move" in " ".join(
+        r.context["form"].non_field_errors()
+    )
+    assert not Game.objects.filter(creator=four[0]).exists()
 
 
 def test_create_with_every_seat_named_starts_when_all_accept(four: list[Any]) -> None:
@@ -99,7 +130,10 @@ def test_create_with_every_seat_named_starts_when_all_accept(four: list[Any]) ->
         ({"partner": "nobody-here"}, "partner", "There is no player or bot called"),
         ({"left": "east", "right": "East"}, "right", "can take only one seat"),
         ({"left": "north"}, "left", "You already sit in your own game"),
-        ({"days_per_move": "99"}, "days_per_move", "Select a valid choice"),
+        ({"time_control": "99"}, "time_control", "Select a valid choice"),
+        ({"time_control": "custom"}, "per_move", "Give the time per move"),
+        ({"time_control": "custom", "per_move": "soon"}, "per_move", "Write a time such as"),
+        ({"time_control": "custom", "per_move": "90s"}, "per_move", "whole minutes"),
     ],
 )
 def test_bad_new_game_shows_the_error_and_creates_nothing(
