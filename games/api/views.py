@@ -187,11 +187,22 @@ class GameDetailView(APIView):
         parameters=[SEAT_PARAM],
         responses={200: GameStateSerializer, **ERRORS},
         summary="A game as your seat sees it",
-        description="Spectators (no seat) see no hands; the seed appears once the game is over.",
+        description=(
+            "Spectators (no seat) see no hands; the seed appears once the game is over. "
+            "`presence` (the game's players only, null for anyone else) says which seats are "
+            "at the table now: an open table page or event stream for that seat."
+        ),
     )
     def get(self, request: Request, public_id: str) -> Response:
         a = GameAccess(request, public_id)
-        return Response(selectors.game_view(game=a.game, seats=a.seats, seat=a.seat))
+        body = selectors.game_view(game=a.game, seats=a.seats, seat=a.seat)
+        # Who is at the table is the players' business: a spectator is told nothing.
+        body["presence"] = (
+            [{"position": p, "present": presence.presence(a.game.pk, p).present} for p in range(4)]
+            if a.controlled and a.game.status == GameStatus.ACTIVE
+            else None
+        )
+        return Response(body)
 
 
 class SeatsView(APIView):

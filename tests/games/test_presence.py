@@ -99,3 +99,15 @@ def test_a_mark_holds_times_only(store: str, table: Table) -> None:
         from django.core.cache import cache
 
         assert set(cache.get(name)) == {"seen", "hidden"}
+
+
+def test_the_game_payload_shows_who_is_at_the_table_to_its_players_only(
+    store: str, table: Table
+) -> None:
+    r = table.clients[1].post(table.url("presence/"), {"shown": True}, format="json")
+    assert r.status_code == 204
+    body = table.clients[3].get(table.url()).json()
+    assert [s["present"] for s in body["presence"]] == [False, True, False, False]
+    assert set(body["presence"][1]) == {"position", "present"}  # only that: no times, no card
+    outsider = client_for(PlayerFactory().user)
+    assert outsider.get(table.url()).json()["presence"] is None
