@@ -20,6 +20,7 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from backalley_engine import claims as rules
@@ -47,11 +48,11 @@ BOT_ANSWER_BUDGET: Final = 10 * rules.CLAIM_BUDGET
 def _open(game_id: int | str) -> Game:
     game = lock_game(game_id)
     if game.status == GameStatus.WAITING:
-        raise GameNotStarted(message="The game has not started: seats are still open.")
+        raise GameNotStarted(message=_("The game has not started: seats are still open."))
     if game.status == GameStatus.ABORTED:
-        raise GameAborted(message="This game was called off.")
+        raise GameAborted(message=_("This game was called off."))
     if game.status == GameStatus.FINISHED:
-        raise GameOver(message="The game is over.")
+        raise GameOver(message=_("The game is over."))
     return game
 
 
@@ -87,11 +88,11 @@ def _submit(
         if code is None:
             code = pick(state, held)
         assert code is not None
-        kind, seat, _ = claim_parts(code)
+        kind, seat, _tricks = claim_parts(code)
         if kind == "lapse":
             seat = state.seat_to_act if state.seat_to_act is not None else 0
         elif seat not in held:
-            raise NotYourSeat(message="You do not hold that seat in this game.")
+            raise NotYourSeat(message=_("You do not hold that seat in this game."))
         new = state.clone()
         events: list[dict[str, Any]] = []
         new.apply(code, seat=None if kind == "lapse" else seat, events=events)
@@ -102,11 +103,13 @@ def _submit(
 
 def _seat_among(held: frozenset[int], seat: int | None) -> int:
     if not held:
-        raise NotYourSeat(message="You have no seat in this game.")
+        raise NotYourSeat(message=_("You have no seat in this game."))
     if seat is None:
         return min(held)
     if seat not in held:
-        raise NotYourSeat(message=f"You do not hold seat {seat} in this game.")
+        raise NotYourSeat(
+            message=_("You do not hold seat %(requested)s in this game.") % {"requested": seat}
+        )
     return seat
 
 
@@ -159,7 +162,7 @@ def claim_answer(
         if seat is not None:
             asked = [s for s in asked if s == seat]
         if not asked:
-            raise NoClaimPending("There is no claim for you to answer.")
+            raise NoClaimPending(_("There is no claim for you to answer."))
         who = state.seat_to_act if state.seat_to_act in asked else asked[0]
         assert who is not None
         return accept_action(who) if accept else refuse_action(who)
@@ -198,7 +201,7 @@ def bot_accepts(state: GameState) -> bool:
     same position always gets the same answer."""
     p = rules.pending(state)
     if p is None:
-        raise NoClaimPending("There is no claim to answer.")
+        raise NoClaimPending(_("There is no claim to answer."))
     probe = state.clone()
     probe.claim = -1  # the position the claim is about: the gap between two tricks
     return solver.claim_holds(probe, seat=p[0], tricks=p[1], budget=BOT_ANSWER_BUDGET) is True

@@ -104,7 +104,30 @@ def _parse(message: str, extra: dict[str, Any]) -> str | None:
     return None
 
 
+def _claim(message: str, extra: dict[str, Any]) -> str | None:
+    """The engine's messages about claims (docs/rules.md §10)."""
+    if message == "A claim is made between tricks, while the deal is played.":
+        return _("A claim is made between tricks, while the deal is played.")
+    if message == "A claim is already waiting for its answers.":
+        return _("A claim is already waiting for its answers.")
+    if isinstance(extra.get("remaining"), int):
+        return _("Claim between 0 and %(remaining)s of the remaining tricks.") % {
+            "remaining": extra["remaining"]
+        }
+    if message == "Your side's claim was refused: play a trick before claiming again.":
+        return _("Your side's claim was refused: play a trick before claiming again.")
+    if message.startswith("A claim waits for the opponents' answers"):
+        return _("A claim waits for the opponents' answers: play goes on once it is answered.")
+    if message in ("There is no claim to answer.", "There is no claim for this seat to answer."):
+        return _("There is no claim for you to answer.")
+    return None
+
+
 _BY_CODE: dict[str, Callable[[str, dict[str, Any]], str | None]] = {
+    "claim_not_allowed": _claim,
+    "claim_refused": _claim,
+    "claim_pending": _claim,
+    "no_claim_pending": _claim,
     "illegal_card": lambda m, e: _("You do not hold that card."),
     "trump_not_broken": lambda m, e: _(
         "You may not lead a trump until trump has been played in an earlier trick (unless "

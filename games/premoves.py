@@ -12,6 +12,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from backalley_engine.actions import BOARD, PASS, action_to_json
 from backalley_engine.constants import BIDDING, PLAYING
@@ -32,14 +33,16 @@ from games.services import action_code, lock_game
 
 def _seat_of(held: Collection[int], seat: int | None, game: Game) -> int:
     if not held:
-        raise NotYourSeat(message="You have no seat in this game.")
+        raise NotYourSeat(message=_("You have no seat in this game."))
     if seat is None:
         others = sorted(s for s in held if s != game.to_act)
         if not others:
-            raise PremoveNotAllowed(message="It is your turn: play your move instead.")
+            raise PremoveNotAllowed(message=_("It is your turn: play your move instead."))
         return others[0]
     if seat not in held:
-        raise NotYourSeat(message=f"You do not hold seat {seat} in this game.")
+        raise NotYourSeat(
+            message=_("You do not hold seat %(requested)s in this game.") % {"requested": seat}
+        )
     return seat
 
 
@@ -51,24 +54,25 @@ def premove_check(state: GameState, seat: int, code: int) -> None:
     """Whether ``code`` may be queued for ``seat`` now: its next action of this deal (its
     bid if it has not bid, else a card it holds); it is checked again when played."""
     if state.seat_to_act is None:
-        raise GameOver(message="The game is over.")
+        raise GameOver(message=_("The game is over."))
     if state.seat_to_act == seat:
-        raise PremoveNotAllowed(message="It is your turn: play your move instead.")
+        raise PremoveNotAllowed(message=_("It is your turn: play your move instead."))
     if state.phase == BIDDING and not _bids_already(state, seat):
         if code < PASS:
-            raise PremoveNotLegal(message="Your next action is your bid, not a card.")
+            raise PremoveNotLegal(message=_("Your next action is your bid, not a card."))
         if PASS < code < BOARD and code - PASS >= state.n:
             raise PremoveNotLegal(
-                message=f"On a {state.n}-card deal a numeric bid is at most {state.n - 1}.",
+                message=_("On a %(cards)s-card deal a numeric bid is at most %(most)s.")
+                % {"cards": state.n, "most": state.n - 1},
                 extra={"max_number": state.n - 1},
             )
         return
     if state.phase not in (BIDDING, PLAYING):
-        raise PremoveNotAllowed(message="This deal is over.")
+        raise PremoveNotAllowed(message=_("This deal is over."))
     if code >= PASS:
-        raise PremoveNotLegal(message="You have bid in this deal: your next action is a card.")
+        raise PremoveNotLegal(message=_("You have bid in this deal: your next action is a card."))
     if not state.hands[seat] >> code & 1:
-        raise PremoveNotLegal(message="You do not hold that card.")
+        raise PremoveNotLegal(message=_("You do not hold that card."))
 
 
 def _body(seat: int, row: Premove | None) -> dict[str, Any]:
@@ -101,13 +105,13 @@ def premove_set(
     with transaction.atomic():
         game = lock_game(game_id)
         if game.status == GameStatus.WAITING:
-            raise GameNotStarted(message="The game has not started: seats are still open.")
+            raise GameNotStarted(message=_("The game has not started: seats are still open."))
         if game.status != GameStatus.ACTIVE:
-            raise GameOver(message="The game is over.")
+            raise GameOver(message=_("The game is over."))
         position = _seat_of(seats, seat, game)
         state = statecache.state_for(game)
         premove_check(state, position, code)
-        row, _ = Premove.objects.update_or_create(
+        row, _created = Premove.objects.update_or_create(
             game=game,
             seat=position,
             defaults={
@@ -133,7 +137,7 @@ def premove_cancel(
         game = lock_game(game_id)
         position = min(seats) if seat is None and seats else _seat_of(seats, seat, game)
         if position not in seats:
-            raise NotYourSeat(message="You have no seat in this game.")
+            raise NotYourSeat(message=_("You have no seat in this game."))
         Premove.objects.filter(game=game, seat=position).delete()
         if game.premove_seats >> position & 1:
             game.premove_seats &= ~(1 << position)

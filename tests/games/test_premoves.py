@@ -142,3 +142,25 @@ def test_a_queued_premove_is_invisible_to_every_other_seat_and_spectators(table:
         or own["dropped"] is not None
         or (Move.objects.filter(game=game, submitted_by=SubmittedBy.PREMOVE).exists())
     )
+
+
+def test_claim_and_premove_errors_are_told_in_the_active_language() -> None:
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from backalley_engine.actions import PASS
+    from backalley_engine.errors import ClaimRefused
+    from games.errors import PremoveNotLegal
+    from games.messages import error_message
+    from games.premoves import premove_check
+
+    refused = ClaimRefused("Your side's claim was refused: play a trick before claiming again.")
+    state = SimpleNamespace(seat_to_act=1, phase="playing", bids=[], dealer=0, n=3, hands=[0] * 4)
+    with translation.override("sv"):
+        assert error_message(refused) == (
+            "Ert lags anspråk avböjdes: spela ett stick innan ni gör anspråk igen."
+        )
+        with pytest.raises(PremoveNotLegal) as caught:
+            premove_check(state, 0, PASS)  # type: ignore[arg-type]
+    assert caught.value.message == "Du har budit i den här given: ditt nästa drag är ett kort."
