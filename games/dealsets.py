@@ -40,11 +40,6 @@ def seed_is_public(game: Game) -> bool:
     return deal_set_settled(deal_set_id=game.deal_set_id)
 
 
-def public_seed(game: Game) -> str | None:
-    """The game's seed if it is public, else None."""
-    return game.seed if seed_is_public(game) else None
-
-
 def with_seed_public(qs: QuerySet[Game]) -> QuerySet[Game]:
     """``qs`` with each game's :func:`seed_is_public` answered in the same query."""
     open_set = DealSet.objects.filter(pk=OuterRef("deal_set_id"), closed_at__isnull=True)

@@ -17,7 +17,7 @@ from backalley_engine.summary import deal_summary
 from games import dealsets, statecache
 from games.errors import GameNotFound, InvitationNotFound, NotYourSeat
 from games.messages import error_message
-from games.models import DealSet, Game, GameStatus, Invitation, InvitationStatus, Move, Seat
+from games.models import Game, GameStatus, Invitation, InvitationStatus, Move, Seat
 from games.presenters import state_payload
 
 
@@ -26,12 +26,6 @@ def seed_is_public(*, game: Game) -> bool:
     game is finished, and so is every other game dealt from its seed (its deal set, closed).
     The one rule every reader of a seed goes through (``games.dealsets``, docs/rules.md §8)."""
     return dealsets.seed_is_public(game)
-
-
-def deal_set_settled(*, deal_set: DealSet) -> bool:
-    """Whether every game of ``deal_set`` is over and no other may join it: its seed is then
-    public (a tournament round's, an arena pair's)."""
-    return dealsets.deal_set_settled(deal_set_id=deal_set.pk)
 
 
 def game_get(*, public_id: str) -> Game:
