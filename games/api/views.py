@@ -198,7 +198,10 @@ class GameDetailView(APIView):
         body = selectors.game_view(game=a.game, seats=a.seats, seat=a.seat)
         # Who is at the table is the players' business: a spectator is told nothing.
         body["presence"] = (
-            [{"position": p, "present": presence.presence(a.game.pk, p).present} for p in range(4)]
+            [
+                {"position": p, "present": seen.present}
+                for p, seen in enumerate(presence.table_presence(a.game.pk))
+            ]
             if a.controlled and a.game.status == GameStatus.ACTIVE
             else None
         )

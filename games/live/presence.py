@@ -146,6 +146,24 @@ def presence(game_id: int, seat: int) -> Presence:
     return _decode(cache.get(name))
 
 
+def table_presence(game_id: int) -> list[Presence]:
+    """The four seats' presence at ``game_id``, read in one round trip (a game's payload
+    asks for all four on every read)."""
+    names = [key(game_id, seat) for seat in range(4)]
+    client = _sync.get()
+    if client is not None:
+        try:
+            pipe = client.pipeline(transaction=False)
+            for name in names:
+                pipe.hgetall(name)
+            return [_decode(raw) for raw in pipe.execute()]
+        except Exception as exc:  # unknown: taken as away
+            logger.warning("live: could not read presence at game %s: %s", game_id, exc)
+            return [Presence() for _ in names]
+    found = cache.get_many(names)
+    return [_decode(found.get(name)) for name in names]
+
+
 # --- the async side (streams, on the server's event loop) ----------------------------------
 class StreamMarks:
     """The hub's writer of its streams' marks: with Redis, an async client of the hub's own

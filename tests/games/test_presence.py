@@ -53,6 +53,16 @@ def test_a_shown_page_is_present_and_away_once_hidden_or_silent(store: str) -> N
     assert presence.presence(game_id, 3).away_for(now) == float("inf")  # seats apart
 
 
+def test_a_tables_four_seats_are_read_together_as_each_alone(store: str) -> None:
+    game_id = 20_000 + int(time.time() * 1000) % 100_000
+    now = time.time()
+    presence.mark(game_id, 2, shown=True, now=now)
+    presence.mark(game_id, 0, shown=False, now=now)
+    together = presence.table_presence(game_id)
+    assert together == [presence.presence(game_id, seat) for seat in range(4)]
+    assert [p.present for p in together] == [False, False, True, False]
+
+
 def test_the_table_page_marks_its_seat_and_no_other(store: str, table: Table) -> None:
     game = table.game
     r = table.clients[2].post(table.url("presence/"), {"shown": True}, format="json")
