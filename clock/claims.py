@@ -21,7 +21,7 @@ from accounts.models import Player
 from backalley_engine import claims as rules
 from backalley_engine.actions import ACCEPT_BASE, CLAIM_BASE, REFUSE_BASE, claim_parts
 from clock.models import NotificationKind
-from clock.reminders import _deliver
+from clock.reminders import deliver
 from games import statecache
 from games.hooks import GameEvent
 from games.models import Game, Move, Seat
@@ -55,7 +55,7 @@ def _person(player: Player | None) -> Player | None:
 def _tell(player: Player, game: Game, key: str, words: dict[str, object], what: str) -> bool:
     with in_language_of(player):
         title, body = _words(what, words)
-    return _deliver(
+    return deliver(
         player, NotificationKind.CLAIM, key, title, body, game=game, inapp=True, email=False
     )
 

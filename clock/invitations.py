@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import in_language_of
 from accounts.models import Player
 from clock.models import NotificationKind
-from clock.reminders import _deliver, preferences_for
+from clock.reminders import deliver, preferences_for
 from games.invitation_hooks import InvitationEvent
 from games.models import Game
 
@@ -106,7 +106,7 @@ def invitation_notify(event: InvitationEvent) -> bool:
     with in_language_of(to):
         title, body = _words(event, invitee=invitee, inviter=inviter, rated=game.rated)
     prefs = preferences_for(to)
-    return _deliver(
+    return deliver(
         to,
         NotificationKind.INVITATION,
         f"inv:{event.invitation_id}:{event.kind}",

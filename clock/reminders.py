@@ -51,7 +51,7 @@ def _iso(value: datetime | None) -> str:
     return _("%(when)s UTC") % {"when": value.strftime("%Y-%m-%d %H:%M")}
 
 
-def _deliver(
+def deliver(
     player: Player,
     kind: str,
     key: str,
@@ -134,7 +134,7 @@ def send_due_reminders(*, now: datetime | None = None, game_id: int | None = Non
                         )
                         % words
                     )
-            if _deliver(
+            if deliver(
                 seat.player,
                 NotificationKind.REMINDER,
                 f"{clock.game_id}:{clock.turn_seq}",
@@ -206,7 +206,7 @@ def send_daily_digests(*, now: datetime | None = None) -> int:
                 "%(count)s game waiting on you", "%(count)s games waiting on you", n
             ) % {"count": n}
             body = _("It is your turn in:") + "\n" + "\n".join(lines)
-        if _deliver(
+        if deliver(
             player,
             NotificationKind.DIGEST,
             day,
