@@ -19,3 +19,4 @@ class ClockConfig(AppConfig):
         extensions.register_game_part("clock", selectors.clock_info)
         extensions.register_option("time_control", timecontrol.time_control_clean)
         extensions.register_option_choices("time_control", presets.form_choices)
+        extensions.register_option_text("time_control", timecontrol.time_control_text)

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clock.models import MAX_BANK_SECONDS, MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE
 from clock.presets import PRESETS, preset_named
@@ -190,6 +191,50 @@ def time_control_clean(value: Any) -> dict[str, int]:
     {'minutes_per_move': 2, 'bank_seconds': 600}
     """
     return time_control_parse(value).option()
+
+
+def _per_move_words(seconds: int) -> str:
+    """A time per move in its largest whole unit: "12 hours per move"."""
+    if seconds % DAY == 0:
+        n = seconds // DAY
+        return ngettext("%(count)s day per move", "%(count)s days per move", n) % {"count": n}
+    if seconds % HOUR == 0:
+        n = seconds // HOUR
+        return ngettext("%(count)s hour per move", "%(count)s hours per move", n) % {"count": n}
+    n = max(1, round(seconds / MINUTE))
+    return ngettext("%(count)s minute per move", "%(count)s minutes per move", n) % {"count": n}
+
+
+def _bank_words(seconds: int) -> str:
+    """A bank in its largest whole unit: "3 days reserve"."""
+    if seconds % DAY == 0:
+        n = seconds // DAY
+        return ngettext("%(count)s day reserve", "%(count)s days reserve", n) % {"count": n}
+    if seconds % HOUR == 0:
+        n = seconds // HOUR
+        return ngettext("%(count)s hour reserve", "%(count)s hours reserve", n) % {"count": n}
+    if seconds % MINUTE == 0:
+        n = seconds // MINUTE
+        return ngettext("%(count)s minute reserve", "%(count)s minutes reserve", n) % {"count": n}
+    return ngettext("%(count)s second reserve", "%(count)s seconds reserve", seconds) % {
+        "count": seconds
+    }
+
+
+def time_control_text(value: Any) -> str | None:
+    """A stored time control in words, in the active language ("12 hours per move + 3 days
+    reserve"); None for a value that is not one (the page then says there is no clock)."""
+    try:
+        tc = time_control_parse(value)
+    except BadGameSetup:
+        return None
+    if not tc.bank_seconds:
+        return _per_move_words(tc.seconds_per_move)
+    # Two facts side by side (each with its own count), not one sentence.
+    return _("%(per_move)s + %(reserve)s") % {
+        "per_move": _per_move_words(tc.seconds_per_move),
+        "reserve": _bank_words(tc.bank_seconds),
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ A part is a function of the game row that returns JSON-ready data (or ``None`` w
 nothing to say about that game). The games presenters put every registered part into the
 game's payload under its name, so the API and the pages show it without knowing its owner.
 Game options owned by another app (the time control) register their cleaner the same way
-(and the named values a form offers for them, the time-control presets),
+(and the named values a form offers for them, the time-control presets, and the words a
+page shows for a game's value),
 and what an app shows on a game's record page (the ladder's rating changes) is a *page
 part*: computed only for that page, never on the move path.
 """
@@ -28,11 +29,15 @@ GamePart = Callable[["Game"], Any]
 OptionCleaner = Callable[[Any], Any]
 # (key, label, the option's value): the named choices a form offers for an option.
 OptionChoices = Callable[[], list[tuple[str, Any, Any]]]
+# A stored option's value in words, in the active language ("12 hours per move"; None:
+# not a value it knows).
+OptionText = Callable[[Any], str | None]
 
 _parts: dict[str, GamePart] = {}
 _options: dict[str, OptionCleaner] = {}
 _page_parts: dict[str, GamePart] = {}
 _choices: dict[str, OptionChoices] = {}
+_texts: dict[str, OptionText] = {}
 
 
 def register_game_part(name: str, part: GamePart) -> GamePart:
@@ -74,6 +79,19 @@ def option_choices(name: str) -> list[tuple[str, Any, Any]]:
     """The named values offered for option ``name`` (none when no app offers any)."""
     choices = _choices.get(name)
     return choices() if choices is not None else []
+
+
+def register_option_text(name: str, text: OptionText) -> OptionText:
+    """Say a game's stored value of option ``name`` in words on its pages (the clock's
+    "12 hours per move + 3 days reserve"): the owner of the option knows its forms."""
+    _texts[name] = text
+    return text
+
+
+def option_text(name: str, value: Any) -> str | None:
+    """Option ``name``'s stored ``value`` in words (None when no app says it)."""
+    text = _texts.get(name)
+    return text(value) if text is not None else None
 
 
 def register_page_part(name: str, part: GamePart) -> GamePart:

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext, pgettext
 from backalley_engine.cards import SUITS, effective_suit, is_joker, parse_card, rank_of
 from backalley_engine.constants import partner_of, team_of
 from backalley_engine.shuffle import hand_size_of
+from games import extensions
 from games.web.words import board_words, card_name, suit_name
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -495,57 +496,11 @@ def table_view(
     return tv
 
 
-def _per_move_text(seconds: int) -> str:
-    """A time per move in its largest whole unit: "12 hours per move"."""
-    if seconds % 86400 == 0:
-        n = seconds // 86400
-        return ngettext("%(count)s day per move", "%(count)s days per move", n) % {"count": n}
-    if seconds % 3600 == 0:
-        n = seconds // 3600
-        return ngettext("%(count)s hour per move", "%(count)s hours per move", n) % {"count": n}
-    n = max(1, round(seconds / 60))
-    return ngettext("%(count)s minute per move", "%(count)s minutes per move", n) % {"count": n}
-
-
-def _reserve_text(seconds: int) -> str:
-    """A bank in its largest whole unit: "3 days reserve"."""
-    if seconds % 86400 == 0:
-        n = seconds // 86400
-        return ngettext("%(count)s day reserve", "%(count)s days reserve", n) % {"count": n}
-    if seconds % 3600 == 0:
-        n = seconds // 3600
-        return ngettext("%(count)s hour reserve", "%(count)s hours reserve", n) % {"count": n}
-    if seconds % 60 == 0:
-        n = seconds // 60
-        return ngettext("%(count)s minute reserve", "%(count)s minutes reserve", n) % {"count": n}
-    return ngettext("%(count)s second reserve", "%(count)s seconds reserve", seconds) % {
-        "count": seconds
-    }
-
-
-def time_control_seconds(options: dict[str, Any] | None) -> tuple[int, int] | None:
-    """(seconds per move, bank seconds) of a game's stored time control, in either of the
-    forms the clock stores (docs/clock.md), or None for a game without one."""
-    tc = (options or {}).get("time_control") or {}
-    if tc.get("days_per_move"):
-        return int(tc["days_per_move"]) * 86400, int(tc.get("reserve_days") or 0) * 86400
-    if tc.get("minutes_per_move"):
-        return int(tc["minutes_per_move"]) * 60, int(tc.get("bank_seconds") or 0)
-    return None
-
-
 def time_control_text(options: dict[str, Any] | None) -> str:
-    times = time_control_seconds(options)
-    if times is None:
-        return _("no clock")
-    per_move, bank = times
-    if not bank:
-        return _per_move_text(per_move)
-    # Two facts side by side (each with its own count), not one sentence.
-    return _("%(per_move)s + %(reserve)s") % {
-        "per_move": _per_move_text(per_move),
-        "reserve": _reserve_text(bank),
-    }
+    """A game's time control in words, said by the app that owns the option (the clock)."""
+    value = (options or {}).get("time_control")
+    text = extensions.option_text("time_control", value) if value else None
+    return text or _("no clock")
 
 
 @dataclass(frozen=True)

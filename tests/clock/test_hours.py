@@ -19,6 +19,7 @@ from clock.sweeper import sweep
 from clock.tasks import expire_turn, remind_turn
 from games.models import Game, Move, SubmittedBy
 from games.services import game_create
+from games.web.present import time_control_text
 from tests.clock.helpers import T0, play, to_act_player
 from tests.factories import PlayerFactory
 from tests.games.conftest import client_for
@@ -217,3 +218,28 @@ def test_the_turn_reminder_task_reminds_once() -> None:
         assert remind_turn(game.pk, 0) == 1
         assert remind_turn(game.pk, 0) == 0
     assert player.notifications.filter(kind="reminder").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("stored", "words"),
+    [
+        (
+            {"minutes_per_move": 720, "bank_seconds": 3 * 86400},
+            "12 hours per move + 3 days reserve",
+        ),
+        ({"minutes_per_move": 2, "bank_seconds": 600}, "2 minutes per move + 10 minutes reserve"),
+        ({"minutes_per_move": 90, "bank_seconds": 0}, "90 minutes per move"),
+        ({"days_per_move": 1, "reserve_days": 2}, "1 day per move + 2 days reserve"),
+    ],
+)
+def test_a_stored_time_control_is_said_in_its_largest_whole_units_on_the_pages(
+    stored: dict[str, int], words: str
+) -> None:
+    assert timecontrol.time_control_text(stored) == words
+    assert time_control_text({"time_control": stored}) == words  # the pages ask the clock
+
+
+def test_a_game_without_a_readable_time_control_says_it_has_no_clock() -> None:
+    assert timecontrol.time_control_text({"weeks_per_move": 1}) is None
+    assert time_control_text({"time_control": {"weeks_per_move": 1}}) == "no clock"
+    assert time_control_text({}) == "no clock"
