@@ -3,9 +3,9 @@
 ``write_record(game, viewer)`` writes one for a seat (other hands hidden while the game is
 on), a spectator (``None``: no hands) or everything (``"all"``); a finished game's record
 shows everything, the seed included, unless ``reveal=False`` (its seed was dealt to other
-games still in play: the record is then written as for the viewer, without the seed). ``record_actions`` reads the move log back out of a
-record and ``state_from_record`` (in ``backalley_engine.state``, above this module) rebuilds
-the game from seed + moves. A short game's record names its run of deals (``"schedule":
+games still in play: the record is then written as for the viewer, without the seed).
+``record_actions`` reads the move log back out of a record and ``state_from_record`` (in
+``backalley_engine.state``, above this module) rebuilds the game from seed + moves. A short game's record names its run of deals (``"schedule":
 {"first": 6, "last": 10}``). ``validate_record`` (in ``backalley_engine.validate``) checks a
 record against the rules.
 """

@@ -5,10 +5,10 @@ It checks the format and version; that each deal's cards follow from the seed (w
 record has one); that every bid and card was legal when made; trick leaders and winners;
 tricks won, deal scores and running totals; the number of deals, voids and pass-outs; and
 the result. A duplicate game's record (``"schedule": {..., "redeal": false}``) passes out
-every all-pass deal. A short game's record (``"schedule": {"first": f, "last": l}``) plays deals f to
-l of the schedule, the first dealt by seat ``first_dealer + f - 1``. Without a seed, a hidden hand is known from the cards its seat played, which is
-the whole hand once the deal is played out; a rule is reported broken only when the cards
-known prove it.
+every all-pass deal. A short game's record (``"schedule": {"first": f, "last": l}``) plays
+deals f to l of the schedule, the first dealt by seat ``first_dealer + f - 1``. Without a
+seed, a hidden hand is known from the cards its seat played, which is the whole hand once
+the deal is played out; a rule is reported broken only when the cards known prove it.
 """
 
 from __future__ import annotations
