@@ -100,6 +100,10 @@ def game_page_context(public_id: str) -> dict[str, Any]:
     return {
         "game": game,
         "finished": game.status == GameStatus.FINISHED,
+        # Finished, but other tables still play its cards (docs/rules.md §8): say why the
+        # seed and the hands are missing, so the record does not look broken.
+        "hands_withheld": game.status == GameStatus.FINISHED
+        and not game_selectors.seed_is_public(game=game),
         "seats": seat_rows,
         "deals": deal_rows(record) if record else [],
         "record": record,

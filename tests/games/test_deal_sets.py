@@ -90,6 +90,9 @@ def test_a_finished_game_keeps_its_seed_and_hands_while_its_seed_mate_plays() ->
             assert [h is not None for h in deal["hands"]] == [s == seat for s in range(4)]
     spectator = _record(watcher, done)
     assert all(h is None for deal in spectator["deals"] for h in deal["hands"])
+    assert (
+        'id="hands-withheld"' in Client().get(f"/games/{done.public_id}/record/").content.decode()
+    )
     detail = watcher.get(f"/api/v1/games/{done.public_id}/").json()
     assert detail["seed"] is None and detail["view"]["seed"] is None
     events = watcher.get(f"/api/v1/games/{done.public_id}/events/?since=0").json()["events"]
@@ -109,7 +112,7 @@ def test_a_finished_game_keeps_its_seed_and_hands_while_its_seed_mate_plays() ->
     events = watcher.get(f"/api/v1/games/{done.public_id}/events/?since=0").json()["events"]
     assert events[-1]["type"] == "game_end" and events[-1]["seed"] == done.seed
     page = Client().get(f"/games/{done.public_id}/record/").content.decode()
-    assert done.seed in page
+    assert done.seed in page and 'id="hands-withheld"' not in page
     listed = client_for(done_players[0].user).get("/api/v1/games/mine/").json()["results"]
     assert [g["seed"] for g in listed] == [done.seed]
 
