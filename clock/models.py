@@ -123,6 +123,7 @@ class NotificationKind(models.TextChoices):
     TIMEOUT = "timeout", gettext_lazy("The house bot moved for you")
     INVITATION = "invitation", gettext_lazy("Invitations and their answers")
     CLAIM = "claim", gettext_lazy("Claims waiting for your answer, and their outcome")
+    TOGETHER = "together", gettext_lazy("Everyone else is at your table")
 
 
 class Notification(models.Model):

@@ -87,6 +87,17 @@ class MoveSerializer(serializers.Serializer[Any]):
     )
 
 
+class SeatPresenceSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField(min_value=0, max_value=3)
+    present = serializers.BooleanField(
+        help_text="An open table page or event stream for that seat within the last ~45 s."
+    )
+
+
+class TablePresenceSerializer(serializers.Serializer[Any]):
+    presence = SeatPresenceSerializer(many=True)
+
+
 class PresenceSerializer(serializers.Serializer[Any]):
     shown = serializers.BooleanField(
         help_text="Whether your table page is in view now (false: hidden, or being closed)."

@@ -34,6 +34,7 @@ from games.api.serializers import (
     PremoveSetSerializer,
     PresenceSerializer,
     SeatTakeSerializer,
+    TablePresenceSerializer,
 )
 from games.errors import BadGameSetup, NotYourSeat, UnknownPlayer
 from games.live import presence
@@ -198,12 +199,7 @@ class GameDetailView(APIView):
         body = selectors.game_view(game=a.game, seats=a.seats, seat=a.seat)
         # Who is at the table is the players' business: a spectator is told nothing.
         body["presence"] = (
-            [
-                {"position": p, "present": seen.present}
-                for p, seen in enumerate(presence.table_presence(a.game.pk))
-            ]
-            if a.controlled and a.game.status == GameStatus.ACTIVE
-            else None
+            _table_presence(a.game) if a.controlled and a.game.status == GameStatus.ACTIVE else None
         )
         return Response(body)
 
@@ -363,33 +359,45 @@ class MovesView(APIView):
         return Response(result.body, status=status.HTTP_201_CREATED)
 
 
+def _table_presence(game: Game) -> list[dict[str, Any]]:
+    """Who is at the table now, seat by seat: times stay on the server, only yes or no."""
+    return [
+        {"position": p, "present": here} for p, here in enumerate(presence.seats_present(game.pk))
+    ]
+
+
 class PresenceView(APIView):
     scopes = PLAY_OR_BOT
 
     @extend_schema(
         request=PresenceSerializer,
-        responses={204: None, **ERRORS},
+        responses={200: TablePresenceSerializer, **ERRORS},
         summary="Say whether your table page is in view",
         description=(
             f"A table page calls this when it is shown (and every {presence.PING_S} s while "
             "it stays in view) and when it is hidden or closed; an open event stream for "
             "your seat counts as being there too. While you are there, nobody pushes you "
-            '"your turn": it is pushed once your page has been away for a while. 403 '
-            "`not_your_seat`."
+            '"your turn": it is pushed once your page has been away for a while. The answer '
+            "says who is at the table now (as `presence` in the game's payload), so the page "
+            "keeps its seats' marks fresh between moves. 403 `not_your_seat`."
         ),
     )
     def post(self, request: Request, public_id: str) -> Response:
         data = PresenceSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = selectors.game_get(public_id=public_id)
-        mine = controlled_seats(request, selectors.game_seats(game=game), acting=True)
+        seats = selectors.game_seats(game=game)
+        mine = controlled_seats(request, seats, acting=True)
         wanted = data.validated_data.get("seat")
         if wanted is None and len(mine) == 1:
             wanted = mine[0]
         if wanted is None or wanted not in mine:
             raise NotYourSeat(message=_("Name one of your own seats in this game."))
         presence.mark(game.pk, wanted, shown=data.validated_data["shown"])
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        if data.validated_data["shown"] and game.status == GameStatus.ACTIVE:
+            presence.seat_shown.send(sender=PresenceView, game=game, seats=seats)
+        body = {"presence": _table_presence(game) if game.status == GameStatus.ACTIVE else []}
+        return Response(body)
 
 
 class RecordView(APIView):

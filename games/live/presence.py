@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +34,10 @@ FRESH_S = 45.0  # a seat seen within this long is present
 TTL_S = 600  # a mark lasts this long after the last sign (so "away since" stays known)
 REFRESH_S = 15.0  # an open stream renews its seat's mark at most this often
 PING_S = 20  # the table page's pings while it is shown (templates/games/table.html)
+
+# Sent after a seat's table page says it is shown (kwargs: ``game``, ``seats``), for the
+# apps that tell people who is at their tables (the clock's "everyone is here" notice).
+seat_shown = Signal()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +167,35 @@ def table_presence(game_id: int) -> list[Presence]:
             return [Presence() for _ in names]
     found = cache.get_many(names)
     return [_decode(found.get(name)) for name in names]
+
+
+def tables_present(game_ids: list[int]) -> dict[int, list[bool]]:
+    """:func:`seats_present` for many games in one round trip (a person's list of games)."""
+    names = [key(game_id, seat) for game_id in game_ids for seat in range(4)]
+    client = _sync.get()
+    if not names:
+        return {}
+    if client is not None:
+        try:
+            pipe = client.pipeline(transaction=False)
+            for name in names:
+                pipe.hgetall(name)
+            marks = [_decode(raw) for raw in pipe.execute()]
+        except Exception as exc:  # unknown: taken as away
+            logger.warning("live: could not read presence at %s games: %s", len(game_ids), exc)
+            marks = [Presence() for _ in names]
+    else:
+        found = cache.get_many(names)
+        marks = [_decode(found.get(name)) for name in names]
+    return {
+        game_id: [m.present for m in marks[4 * i : 4 * i + 4]] for i, game_id in enumerate(game_ids)
+    }
+
+
+def seats_present(game_id: int) -> list[bool]:
+    """Whether each of the four seats at ``game_id`` is at the table now (players only:
+    the readers show it to the game's own players, never to spectators)."""
+    return [seen.present for seen in table_presence(game_id)]
 
 
 # --- the async side (streams, on the server's event loop) ----------------------------------

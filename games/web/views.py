@@ -96,12 +96,18 @@ def _row(game: Game, user: Any) -> dict[str, Any]:
 def my_games(request: HttpRequest) -> HttpResponse:
     games = selectors.games_for_user(user=request.user)
     rows = [_row(g, request.user) for g in games[:200]]
+    _mark_others_here(rows, request.user)
     return _page(
         request,
         "games/my_games.html",
         {
             "nav": "mine",
-            "active": [r for r in rows if r["game"].status == GameStatus.ACTIVE],
+            # Games where someone else is at the table now come first (then, as before,
+            # those waiting on you): a move there may be answered at once.
+            "active": sorted(
+                (r for r in rows if r["game"].status == GameStatus.ACTIVE),
+                key=lambda r: not r["others_here"],
+            ),
             "waiting": [r for r in rows if r["game"].status == GameStatus.WAITING],
             "done": [
                 r for r in rows if r["game"].status in (GameStatus.FINISHED, GameStatus.ABORTED)
@@ -109,6 +115,22 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "invitations": list(selectors.invitations_for(user=request.user)[:50]),
         },
     )
+
+
+def _mark_others_here(rows: list[dict[str, Any]], user: Any) -> None:
+    """Give each row ``others_here``: how many other people sit at that running table now
+    (games.live.presence; bots are always there, so they are not counted)."""
+    active = [r for r in rows if r["game"].status == GameStatus.ACTIVE]
+    present = presence.tables_present([r["game"].pk for r in active])
+    for r in rows:
+        r["others_here"] = 0
+    for r in active:
+        seats = r["game"].seats.all()
+        mine = set(selectors.seats_controlled(seats=list(seats), user=user))
+        here = present.get(r["game"].pk) or [False] * 4
+        r["others_here"] = sum(
+            1 for s in seats if here[s.position] and s.position not in mine and not s.player.is_bot
+        )
 
 
 @login_required
@@ -352,7 +374,18 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         "poll_wait": max(settings.GAMES_PAGE_POLL_WAIT, 25 if _async_feed() else 0),
         # A seat's page says when it is in view (games.live.presence), this often.
         "presence_every": presence.PING_S,
+        "here": _here(a),
     }
+
+
+def _here(a: _Access) -> set[int] | None:
+    """The seats whose people are at the table now, for the game's players only (None:
+    the viewer is a spectator, or the game is not being played). The viewer's own seat is
+    there: the page being drawn is the sign, before its first ping arrives."""
+    if not a.controlled or a.game.status != GameStatus.ACTIVE:
+        return None
+    here = {p for p, present in enumerate(presence.seats_present(a.game.pk)) if present}
+    return here | ({a.seat} if a.seat is not None else set())
 
 
 @login_required

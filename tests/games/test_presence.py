@@ -4,12 +4,14 @@ readers only as times, never a card."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.urls import reverse
 
 from games.live import presence
 from tests.bots.worker import redis_available
@@ -66,7 +68,9 @@ def test_a_tables_four_seats_are_read_together_as_each_alone(store: str) -> None
 def test_the_table_page_marks_its_seat_and_no_other(store: str, table: Table) -> None:
     game = table.game
     r = table.clients[2].post(table.url("presence/"), {"shown": True}, format="json")
-    assert r.status_code == 204, r.content
+    assert r.status_code == 200, r.content
+    # The answer says who is at the table now: the page keeps its marks fresh with it.
+    assert r.json() == {"presence": [{"position": p, "present": p == 2} for p in range(4)]}
     assert presence.presence(game.pk, 2).present
     assert not presence.presence(game.pk, 1).present
     r = table.clients[2].post(table.url("presence/"), {"shown": True, "seat": 1}, format="json")
@@ -75,7 +79,7 @@ def test_the_table_page_marks_its_seat_and_no_other(store: str, table: Table) ->
     r = outsider.post(table.url("presence/"), {"shown": True}, format="json")
     assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
     r = table.clients[2].post(table.url("presence/"), {"shown": False}, format="json")
-    assert r.status_code == 204
+    assert r.status_code == 200
     assert presence.presence(game.pk, 2).hidden_at is not None
 
 
@@ -115,9 +119,45 @@ def test_the_game_payload_shows_who_is_at_the_table_to_its_players_only(
     store: str, table: Table
 ) -> None:
     r = table.clients[1].post(table.url("presence/"), {"shown": True}, format="json")
-    assert r.status_code == 204
+    assert r.status_code == 200
     body = table.clients[3].get(table.url()).json()
     assert [s["present"] for s in body["presence"]] == [False, True, False, False]
     assert set(body["presence"][1]) == {"position", "present"}  # only that: no times, no card
     outsider = client_for(PlayerFactory().user)
     assert outsider.get(table.url()).json()["presence"] is None
+
+
+def test_the_table_page_marks_who_is_here_for_its_players_only(store: str, table: Table) -> None:
+    from django.test import Client
+
+    presence.mark(table.game.pk, 1, shown=True)
+    seat3 = Client()
+    seat3.force_login(table.players[3].user)
+    board = seat3.get(f"/games/{table.game_id}/board/").content.decode()
+    marks = re.findall(
+        r'data-position="(\d)"[^>]*>\s*<div class="seat-name"><span class="presence( here)?"', board
+    )
+    # Seat 1 is here (its ping), seat 3 is the viewer; 0 and 2 are away.
+    assert sorted(marks) == [("0", ""), ("1", " here"), ("2", ""), ("3", " here")]
+    spectator = Client()
+    spectator.force_login(PlayerFactory().user)
+    assert 'class="presence' not in spectator.get(f"/games/{table.game_id}/board/").content.decode()
+
+
+def test_my_games_lists_first_the_tables_where_others_are_now(store: str) -> None:
+    from django.test import Client
+
+    from games.services import game_create
+
+    me, *others = [PlayerFactory() for _ in range(7)]
+    quiet = game_create(creator=me, seats=[me, others[0], others[1], others[2]])
+    lively = game_create(creator=me, seats=[me, others[3], others[4], others[5]])
+    presence.mark(quiet.pk, 0, shown=True)  # only I am at the quiet table
+    presence.mark(lively.pk, 2, shown=True)
+    presence.mark(lively.pk, 3, shown=True)
+    browser = Client()
+    browser.force_login(me.user)
+    page = browser.get(reverse("my-games")).content.decode()
+    assert page.index(lively.public_id) < page.index(quiet.public_id)
+    assert "2 others at the table now" in page
+    assert page.count('class="here-now"') == 1  # not for the table where only I am

@@ -20,7 +20,21 @@
       keepalive: !shown,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify({ shown: shown, seat: seat }),
+    }).then(function (r) {
+      return r.ok && shown ? r.json().then(showWhoIsHere) : null;
     }).catch(function () { /* a hint lost: the next one says it again */ });
+  }
+
+  // The answer says who is at the table now: the seats' marks stay fresh between moves.
+  function showWhoIsHere(body) {
+    (body.presence || []).forEach(function (p) {
+      var mark = document.querySelector('#board .seat[data-position="' + p.position + '"] .presence');
+      if (!mark || p.position === seat) return;
+      mark.classList.toggle("here", p.present);
+      var words = p.present ? mark.dataset.here : mark.dataset.away;
+      mark.setAttribute("aria-label", words);
+      mark.setAttribute("title", words);
+    });
   }
 
   function shown() {
