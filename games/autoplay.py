@@ -74,11 +74,12 @@ def _queued(game: Game, seat: int) -> Premove | None:
     return Premove.objects.filter(game=game, seat=seat, status=PremoveStatus.QUEUED).first()
 
 
-def _drop(premove: Premove, code: str, message: str) -> None:
+def _drop(premove: Premove, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
     premove.status = PremoveStatus.DROPPED
     premove.reason_code = code
     premove.reason = message[:300]
-    premove.save(update_fields=["status", "reason_code", "reason", "updated_at"])
+    premove.reason_detail = detail or {}
+    premove.save(update_fields=["status", "reason_code", "reason", "reason_detail", "updated_at"])
 
 
 def take_premove(game: Game, state: GameState, seat: int) -> int | None:
@@ -97,7 +98,7 @@ def take_premove(game: Game, state: GameState, seat: int) -> int | None:
     try:
         state.clone().apply(premove.action_code, seat=seat)
     except EngineError as exc:
-        _drop(premove, "premove_not_legal", exc.message)
+        _drop(premove, "premove_not_legal", exc.message, {"code": exc.code, "extra": exc.extra})
         return None
     premove.delete()
     return premove.action_code

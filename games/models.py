@@ -313,6 +313,9 @@ class Premove(models.Model):
     )
     reason_code = models.CharField(max_length=40, blank=True, default="")
     reason = models.CharField(max_length=300, blank=True, default="")
+    # The engine's code and details of why it was not legal, so that the reason is retold
+    # in the reader's language when it is read (games.messages), not kept in English.
+    reason_detail = models.JSONField(blank=True, default=dict)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -27,6 +27,7 @@ from games.errors import (
     PremoveNotAllowed,
     PremoveNotLegal,
 )
+from games.messages import retell
 from games.models import Game, GameStatus, Premove, PremoveStatus
 from games.services import action_code, lock_game
 
@@ -75,6 +76,17 @@ def premove_check(state: GameState, seat: int, code: int) -> None:
         raise PremoveNotLegal(message=_("You do not hold that card."))
 
 
+def _dropped_words(row: Premove) -> str:
+    """Why a premove was dropped, in the reader's language, told when it is read: the
+    engine's reason retold from its code and details (games.messages)."""
+    if row.reason_code == "premove_stale":
+        return _("The deal it was queued in is over.")
+    detail = row.reason_detail or {}
+    if detail.get("code"):
+        return retell(str(detail["code"]), row.reason, detail.get("extra") or {})
+    return row.reason
+
+
 def _body(seat: int, row: Premove | None) -> dict[str, Any]:
     queued = row is not None and row.status == PremoveStatus.QUEUED
     dropped = row is not None and row.status == PremoveStatus.DROPPED
@@ -85,7 +97,7 @@ def _body(seat: int, row: Premove | None) -> dict[str, Any]:
             {
                 "action": action_to_json(row.action_code),
                 "code": row.reason_code,
-                "message": row.reason,
+                "message": _dropped_words(row),
             }
             if dropped and row
             else None

@@ -65,6 +65,9 @@ def test_an_illegal_premove_is_dropped_and_its_seat_alone_is_told_why(table: Tab
     assert told["premove"] is None
     assert told["dropped"]["code"] == "premove_not_legal"
     assert "follow suit" in told["dropped"]["message"]
+    # The reason is told in the reader's language when it is read, not kept in English.
+    swedish = table.clients[nxt].get(table.url("premove/"), HTTP_ACCEPT_LANGUAGE="sv").json()
+    assert "bekänna färg" in swedish["dropped"]["message"], swedish
     for other in range(4):
         if other != nxt:
             body = table.clients[other].get(table.url("premove/")).json()
