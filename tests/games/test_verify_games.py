@@ -73,3 +73,36 @@ def test_a_wrong_seed_commitment_is_reported(game: Game) -> None:
 def test_a_bad_snapshot_is_reported(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(snapshot={"version": 1, "moves": 0, "current": {}})
     assert "snapshot" in _fails()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_played_while_it_is_verified_is_read_in_one_snapshot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A move commits (from another connection) after the game's row was read and before its
+    # log is: at READ COMMITTED the row and the log would disagree by one move.
+    import threading
+
+    from django.db import connection
+
+    from games import verify
+
+    play(make_table().game, 12)
+    replay = verify._replay
+    moved: list[int] = []
+
+    def with_a_move_between(g: Game, problems: list[str]) -> object:
+        def other_connection() -> None:
+            try:
+                moved.append(play(Game.objects.get(pk=g.pk), 1).move_count)
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=other_connection)
+        thread.start()
+        thread.join()
+        return replay(g, problems)
+
+    monkeypatch.setattr(verify, "_replay", with_a_move_between)
+    assert "verified 1 game(s): 0 with problems" in _verify()
+    assert moved == [13]
