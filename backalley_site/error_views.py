@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.views import defaults
 
+from backalley_site.database_faults import answer_for_current_exception
 from backalley_site.errors import error_body
 
 
@@ -22,6 +23,11 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # What a middleware (or the event feed's handler) raised because the database is gone:
+    # a 503 database_unavailable, as a view's would be (backalley_site.database_faults).
+    unavailable = answer_for_current_exception(request)
+    if unavailable is not None:
+        return unavailable
     if _is_api(request):
         return JsonResponse(
             error_body("server_error", "Something went wrong on our side; it has been logged."),

@@ -83,6 +83,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: the request id (carried into tasks and logs) and each route's latency metric.
     "backalley_site.telemetry.RequestTelemetryMiddleware",
+    # A view that raised because the database cannot be reached answers 503
+    # database_unavailable (what a middleware raises is answered by the 500 handler).
+    "backalley_site.database_faults.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "backalley_site.middleware.RequestSanityMiddleware",
     "backalley_site.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
@@ -143,8 +146,16 @@ if env.bool("DB_POOL", default=False) and DATABASES["default"]["ENGINE"].endswit
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=10),
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        # How long a request waits for a pooled connection before its 503
+        # database_unavailable (docs/deployment.md, "Faults").
+        "timeout": env.float("DB_POOL_TIMEOUT", default=5.0),
     }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # libpq's bound on opening a connection: a database host that does not answer (gone, not
+    # refusing) costs a request at most this many seconds, then a 503 database_unavailable.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # SQLite serialises writers; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
