@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live browser gettext messages icons clean
+.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser gettext messages icons clean
 
 # The rules engine is a package of its own (engine/, import name backalley_engine): it is
 # installed first, editable, since pip cannot resolve the service's dependency on it from a
@@ -125,6 +125,12 @@ bench-arena: install
 # Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
 bench-live: install
 	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
+
+# Faults while games are played (bench/chaos.py): PostgreSQL restarted, Redis stopped, on a
+# PostgreSQL, a Redis, a web node and a worker of its own (never the shared ones); prints the
+# table of docs/deployment.md, "Faults". QUICK=1: Redis down 5 s instead of 60.
+chaos: install
+	$(BIN)/python bench/chaos.py $(if $(QUICK),--quick,)
 
 # The installable app's icons (static/icons/*.png, kept in git) from static/favicon.svg.
 icons: install
