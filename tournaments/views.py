@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
+from games import extensions
 from tournaments import presenters, selectors, services
 from tournaments.errors import TournamentNotFound
 from tournaments.models import EntrantStatus, Format, Status
@@ -58,6 +59,10 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "mine": mine,
             "me": me,
             "is_organiser": me is not None and me.pk == t.organiser_id,
+            # In words by the app that owns the option (the clock), whatever its form.
+            "time_control_text": (
+                extensions.option_text("time_control", t.time_control) if t.time_control else None
+            ),
         },
     )
 

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 from games.models import Game
 from tests.factories import PlayerFactory
 from tests.tournaments.helpers import end_game
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +126,37 @@ def test_a_duplicate_rounds_seed_waits_for_its_last_table() -> None:
     rounds = APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").json()
     assert rounds[0]["seed"] == first.seed
     assert watcher.get(f"/api/v1/games/{first.public_id}/").json()["seed"] == first.seed
+
+
+@pytest.mark.parametrize(
+    ("asked", "stored"),
+    [
+        (
+            {"hours_per_move": 12, "bank_seconds": 259200},
+            {"minutes_per_move": 720, "bank_seconds": 259200},
+        ),
+        ({"preset": "live"}, {"minutes_per_move": 2, "bank_seconds": 600}),
+    ],
+)
+def test_an_event_takes_every_time_control_a_game_takes(
+    asked: dict[str, int | str], stored: dict[str, int]
+) -> None:
+    api = _client(PlayerFactory())
+    made = api.post(
+        "/api/v1/tournaments/", {"name": "Hours", "rounds": 1, "time_control": asked}, format="json"
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["time_control"] == stored
+    page = api.get(f"/tournaments/{made.json()['id']}/").content.decode()
+    assert "per move" in page
+
+
+@pytest.mark.parametrize("bad", [{"hours_per_move": 0}, ["days", 2], "fast", {"days_per_move": 99}])
+def test_a_time_control_no_game_takes_is_refused_and_makes_no_event(bad: object) -> None:
+    api = _client(PlayerFactory())
+    r = api.post(
+        "/api/v1/tournaments/", {"name": "Bad", "rounds": 1, "time_control": bad}, format="json"
+    )
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] and r.json()["message"]
+    assert not Tournament.objects.filter(name="Bad").exists()

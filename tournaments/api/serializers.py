@@ -11,11 +11,6 @@ from tournaments.models import Entry, Format, Scoring, Tournament
 from tournaments.selectors import Standings
 
 
-class TimeControlSerializer(serializers.Serializer[Any]):
-    days_per_move = serializers.IntegerField()
-    reserve_days = serializers.IntegerField(required=False, default=0)
-
-
 class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100)
     description = serializers.CharField(required=False, allow_blank=True, default="")
@@ -24,7 +19,18 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     scoring = serializers.ChoiceField(choices=Scoring.choices, default=Scoring.GAME)
     rounds = serializers.IntegerField(default=3)
     rated = serializers.BooleanField(default=False)
-    time_control = TimeControlSerializer(required=False, allow_null=True, default=None)
+    # Every form a game takes (the clock checks it, games.extensions): hours and minutes with
+    # a bank as well as whole days, so an event can be played at correspondence pace.
+    time_control = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=(
+            '{"preset": "fast"} (GET /api/v1/time-controls/), {"hours_per_move": 12, '
+            '"bank_seconds": 259200}, {"minutes_per_move": 2}, {"days_per_move": 1..14, '
+            '"reserve_days": 0..30}, or null (docs/clock.md): every table of the event gets it.'
+        ),
+    )
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     registration_closes_at = serializers.DateTimeField(
         required=False, allow_null=True, default=None

@@ -105,9 +105,7 @@ class TournamentListCreateView(ListAPIView):  # type: ignore[type-arg]
     def post(self, request: Request) -> Response:
         body = s.TournamentCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        fields = dict(body.validated_data)
-        if fields.get("time_control") is not None:
-            fields["time_control"] = dict(fields["time_control"])
+        fields = dict(body.validated_data)  # the time control is checked by the clock
         t = services.tournament_create(organiser=player_for_user(request.user), **fields)
         return Response(_detail(t), status=status.HTTP_201_CREATED)
 
