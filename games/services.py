@@ -167,9 +167,11 @@ def game_create(
     their deals (duplicate pairs and duplicate tournament rounds) are dealt from a
     ``deal_set`` (:func:`deal_set_create`). A ``seed`` given without a set joins the set of
     that seed (made, closed, on first use), so games of one seed always share a set, and
-    none shows the seed before all are over. The games of a ``deal_set`` play the
+    none shows the seed before all are over. The games given a ``deal_set`` play the
     duplicate rule (docs/rules.md §4: an all-pass deal is passed out, never redealt), so
-    every table of the set holds the same cards on every deal. When all four seats are
+    every table of the set holds the same cards on every deal; a game given only a
+    ``seed`` (a replay of known cards, a test) keeps the table rules, redeals included,
+    since nothing compares it with another table. When all four seats are
     filled at creation the game starts at once.
     """
     if len(seats) != 4:
