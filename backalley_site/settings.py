@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "bots",
     "clock",
     "tournaments",
+    "push",
     "axes",
     "backalley_site.apps.SiteConfig",  # the site's own commands: backup, restore
 ]
@@ -376,6 +377,28 @@ if _until := env.str("BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL", default=""):
     BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = datetime.fromisoformat(_until)
     if BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.tzinfo is None:
         BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL = BOTS_WEBHOOK_PREVIOUS_KEYS_UNTIL.replace(tzinfo=UTC)
+
+# --- Web Push (push/, docs/push.md) -----------------------------------------------------------
+# Notices to phones and browsers with the page closed ("your move", invitations, claims, game
+# over), signed with the site's VAPID key pair (RFC 8292): make one with
+# `manage.py push_vapid_keys`. Off by default; locally, on without keys still sends nothing.
+PUSH_ENABLED = env.bool("PUSH_ENABLED", default=False)
+PUSH_VAPID_PUBLIC_KEY = env.str("PUSH_VAPID_PUBLIC_KEY", default="")
+PUSH_VAPID_PRIVATE_KEY = env.str("PUSH_VAPID_PRIVATE_KEY", default="")
+# Who runs the site, for the push services to reach ("mailto:..." or "https://...").
+PUSH_VAPID_SUBJECT = env.str("PUSH_VAPID_SUBJECT", default="mailto:noreply@localhost")
+if PRODUCTION and PUSH_ENABLED:
+    for _name in ("PUSH_VAPID_PUBLIC_KEY", "PUSH_VAPID_PRIVATE_KEY"):
+        _required(_name, "push is on (PUSH_ENABLED); make a pair with `manage.py push_vapid_keys`.")
+    if not env.str("PUSH_VAPID_SUBJECT", default=""):
+        raise ImproperlyConfigured(
+            "PUSH_VAPID_SUBJECT must be set when DJANGO_ENV=production and push is on: "
+            "a mailto: or https: address the push services can reach the site's operator at."
+        )
+# Operator switch: let subscriptions name plain-HTTP or loopback endpoints (tests only).
+PUSH_ALLOW_PRIVATE_ENDPOINTS = env.bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", default=False)
+# Devices one person may register.
+PUSH_MAX_SUBSCRIPTIONS = env.int("PUSH_MAX_SUBSCRIPTIONS", default=20)
 
 # --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
 # The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.

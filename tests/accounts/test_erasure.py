@@ -141,7 +141,7 @@ def test_a_wrong_password_deletes_nothing() -> None:
 
 def test_every_app_that_keeps_something_of_a_person_registers_an_eraser() -> None:
     names = {name for name, _ in personal_data.erasers()}
-    assert {"account", "games", "bots", "clock", "tournaments"} <= names
+    assert {"account", "games", "bots", "clock", "tournaments", "push"} <= names
     assert {name for name, _ in personal_data.exporters()} >= names | {"ladder"}
     assert [name for name, _ in personal_data.erasers()][-1] == "account"
     assert TRACES

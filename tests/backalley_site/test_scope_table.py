@@ -103,6 +103,10 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/vacation/"): OWN,
     ("POST", "/api/v1/vacation/start/"): PLAY,
     ("POST", "/api/v1/vacation/stop/"): PLAY,
+    ("GET", "/api/v1/push/vapid-key/"): ALL,
+    ("GET", "/api/v1/push/subscriptions/"): PLAY,
+    ("POST", "/api/v1/push/subscriptions/"): PLAY,
+    ("DELETE", "/api/v1/push/subscriptions/{subscription_id}/"): PLAY,
 }
 
 BODIES: dict[tuple[str, str], Any] = {
@@ -142,6 +146,7 @@ def test_every_operation_allows_and_refuses_as_the_table_says() -> None:
         "token_id": str(spare.pk),
         "id": "1",
         "entrant_id": "1",
+        "subscription_id": "1",
     }
     tokens = {
         "read": ApiTokenFactory(user=owner.user, scopes=["read"]),
