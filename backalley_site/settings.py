@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "clock",
     "tournaments",
     "push",
+    "daylong",
     "axes",
     "backalley_site.apps.SiteConfig",  # the site's own commands: backup, restore
 ]
@@ -337,6 +338,19 @@ CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
     "task": "tournaments.tasks.start_due",
     "schedule": 60.0,
     "options": {"queue": "celery", "expires": 55},
+}
+# Daylongs (daylong/, docs/daylong.md): scoring a finished table and ending a window run on
+# the default queue; the beat ends windows that have passed and makes the day's event.
+CELERY_TASK_ROUTES["daylong.tasks.*"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["daylong-close-due"] = {
+    "task": "daylong.tasks.close_due",
+    "schedule": 60.0,
+    "options": {"queue": "celery", "expires": 55},
+}
+CELERY_BEAT_SCHEDULE["daylong-make-daily"] = {
+    "task": "daylong.tasks.make_daily",
+    "schedule": crontab(hour=0, minute=5),
+    "options": {"queue": "celery"},
 }
 # Delivered events and the stored answers to keyed move requests (for replays of the same
 # Idempotency-Key) are dropped after these windows, hourly.

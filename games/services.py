@@ -347,6 +347,20 @@ def game_abort(*, game_id: int, by: Player) -> Game:
     return game
 
 
+def game_call_off(*, game_id: int) -> Game:
+    """Call off a game, started or not, that has no result yet: an event's time ran out on
+    it (a daylong's window, docs/daylong.md). It ends without totals or a rating, and never
+    shows its seed (docs/rules.md §8). Idempotent: a game already over is left as it is."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status in (GameStatus.WAITING, GameStatus.ACTIVE):
+            game.status = GameStatus.ABORTED
+            game.finished_at = timezone.now()
+            game.to_act = None
+            game.save(update_fields=["status", "finished_at", "to_act"])
+    return game
+
+
 def _start(game: Game) -> None:
     """Fill-in at the fourth seat (inside the caller's transaction, game row locked)."""
     players = {s.position: s.player for s in game.seats.select_related("player")}
