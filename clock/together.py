@@ -24,8 +24,9 @@ from games.models import Game, Seat
 ONCE_EVERY_S = 3600
 
 
-def everyone_else_here(sender: Any, *, game: Game, seats: list[Seat], **_kwargs: Any) -> None:
-    here = presence.seats_present(game.pk)
+def everyone_else_here(
+    sender: Any, *, game: Game, seats: list[Seat], here: list[bool], **_kwargs: Any
+) -> None:
     away = [s for s in seats if not s.player.is_bot and not here[s.position]]
     if len(seats) != 4 or len(away) != 1 or not away[0].player.user_id:
         return

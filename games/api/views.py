@@ -199,7 +199,9 @@ class GameDetailView(APIView):
         body = selectors.game_view(game=a.game, seats=a.seats, seat=a.seat)
         # Who is at the table is the players' business: a spectator is told nothing.
         body["presence"] = (
-            _table_presence(a.game) if a.controlled and a.game.status == GameStatus.ACTIVE else None
+            _presence_rows(presence.seats_present(a.game.pk))
+            if a.controlled and a.game.status == GameStatus.ACTIVE
+            else None
         )
         return Response(body)
 
@@ -359,11 +361,9 @@ class MovesView(APIView):
         return Response(result.body, status=status.HTTP_201_CREATED)
 
 
-def _table_presence(game: Game) -> list[dict[str, Any]]:
+def _presence_rows(here: list[bool]) -> list[dict[str, Any]]:
     """Who is at the table now, seat by seat: times stay on the server, only yes or no."""
-    return [
-        {"position": p, "present": here} for p, here in enumerate(presence.seats_present(game.pk))
-    ]
+    return [{"position": p, "present": present} for p, present in enumerate(here)]
 
 
 class PresenceView(APIView):
@@ -394,10 +394,12 @@ class PresenceView(APIView):
         if wanted is None or wanted not in mine:
             raise NotYourSeat(message=_("Name one of your own seats in this game."))
         presence.mark(game.pk, wanted, shown=data.validated_data["shown"])
-        if data.validated_data["shown"] and game.status == GameStatus.ACTIVE:
-            presence.seat_shown.send(sender=PresenceView, game=game, seats=seats)
-        body = {"presence": _table_presence(game) if game.status == GameStatus.ACTIVE else []}
-        return Response(body)
+        if game.status != GameStatus.ACTIVE:
+            return Response({"presence": []})
+        here = presence.seats_present(game.pk)  # read once: the answer and the signal
+        if data.validated_data["shown"]:
+            presence.seat_shown.send(sender=PresenceView, game=game, seats=seats, here=here)
+        return Response({"presence": _presence_rows(here)})
 
 
 class RecordView(APIView):

@@ -35,7 +35,8 @@ TTL_S = 600  # a mark lasts this long after the last sign (so "away since" stays
 REFRESH_S = 15.0  # an open stream renews its seat's mark at most this often
 PING_S = 20  # the table page's pings while it is shown (templates/games/table.html)
 
-# Sent after a seat's table page says it is shown (kwargs: ``game``, ``seats``), for the
+# Sent after a seat's table page says it is shown (kwargs: ``game``, ``seats`` and ``here``,
+# each seat's presence as just read), for the
 # apps that tell people who is at their tables (the clock's "everyone is here" notice).
 seat_shown = Signal()
 
@@ -151,10 +152,11 @@ def presence(game_id: int, seat: int) -> Presence:
     return _decode(cache.get(name))
 
 
-def table_presence(game_id: int) -> list[Presence]:
-    """The four seats' presence at ``game_id``, read in one round trip (a game's payload
-    asks for all four on every read)."""
-    names = [key(game_id, seat) for seat in range(4)]
+def _read(game_ids: list[int]) -> list[Presence]:
+    """The four seats' marks of each of ``game_ids``, in order, in one round trip."""
+    names = [key(game_id, seat) for game_id in game_ids for seat in range(4)]
+    if not names:
+        return []
     client = _sync.get()
     if client is not None:
         try:
@@ -163,30 +165,21 @@ def table_presence(game_id: int) -> list[Presence]:
                 pipe.hgetall(name)
             return [_decode(raw) for raw in pipe.execute()]
         except Exception as exc:  # unknown: taken as away
-            logger.warning("live: could not read presence at game %s: %s", game_id, exc)
+            logger.warning("live: could not read presence at %s games: %s", len(game_ids), exc)
             return [Presence() for _ in names]
     found = cache.get_many(names)
     return [_decode(found.get(name)) for name in names]
 
 
+def table_presence(game_id: int) -> list[Presence]:
+    """The four seats' presence at ``game_id``, read in one round trip (a game's payload
+    asks for all four on every read)."""
+    return _read([game_id])
+
+
 def tables_present(game_ids: list[int]) -> dict[int, list[bool]]:
     """:func:`seats_present` for many games in one round trip (a person's list of games)."""
-    names = [key(game_id, seat) for game_id in game_ids for seat in range(4)]
-    client = _sync.get()
-    if not names:
-        return {}
-    if client is not None:
-        try:
-            pipe = client.pipeline(transaction=False)
-            for name in names:
-                pipe.hgetall(name)
-            marks = [_decode(raw) for raw in pipe.execute()]
-        except Exception as exc:  # unknown: taken as away
-            logger.warning("live: could not read presence at %s games: %s", len(game_ids), exc)
-            marks = [Presence() for _ in names]
-    else:
-        found = cache.get_many(names)
-        marks = [_decode(found.get(name)) for name in names]
+    marks = _read(game_ids)
     return {
         game_id: [m.present for m in marks[4 * i : 4 * i + 4]] for i, game_id in enumerate(game_ids)
     }
