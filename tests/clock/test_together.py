@@ -11,14 +11,14 @@ from django.core.cache import cache
 from clock.models import Notification, NotificationKind
 from games.services import game_create
 from tests.factories import BotPlayerFactory, PlayerFactory
-from tests.games.conftest import client_for
+from tests.games.conftest import clear_presence, client_for
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()
+def _fresh_marks() -> None:
+    clear_presence()
 
 
 def _shown(player: Any, game: Any) -> None:

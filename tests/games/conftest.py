@@ -132,3 +132,18 @@ def live_redis() -> Any:
         reachable = False
     require_service(reachable, "needs Redis: set CELERY_BROKER_URL (or LIVE_REDIS_URL) to redis://")
     return client
+
+
+def clear_presence() -> None:
+    """Forget every presence mark: they are keyed by game id, which the database hands out
+    again after a test's tables are flushed, while Redis keeps the marks."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    cache.clear()
+    if settings.LIVE_REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.LIVE_REDIS_URL)
+        for name in client.scan_iter(f"{settings.LIVE_CHANNEL_PREFIX}presence:*"):
+            client.delete(name)

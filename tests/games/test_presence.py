@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.live import presence
 from tests.bots.worker import redis_available
 from tests.factories import PlayerFactory
-from tests.games.conftest import Table, client_for
+from tests.games.conftest import Table, clear_presence, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,7 @@ def store(request: Any, settings: Any) -> str:
             pytest.skip("no Redis at LIVE_REDIS_URL")
     else:
         settings.LIVE_REDIS_URL = ""
+    clear_presence()
     return str(request.param)
 
 
