@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery.result import allow_join_result
 from django.db import connections
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -25,6 +26,16 @@ def require_service(available: bool, reason: str) -> None:
 
 
 # --- The service's own moves ---------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _results_may_be_read() -> Iterator[None]:
+    """Every test may read an eager task's result. Celery's guard against waiting on a
+    result inside a task is one flag for the whole process, not one per thread: threads
+    running eager tasks at once (the concurrency tests) can leave it set after they end,
+    and a later test's ``.get()`` would then refuse as if it ran inside a task."""
+    with allow_join_result():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _autoplay_only_where_marked(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
