@@ -13,10 +13,11 @@ class GamesConfig(AppConfig):
         from games import hooks, outbox
         from games.live.publish import on_credentials_changed, on_game_event
 
-        # Wake the clients waiting on a game's event feed after each start, move and finish.
+        # Wake the clients waiting on a game's event feed after each start, move and end.
         hooks.on_game_started(on_game_event)
         hooks.on_move_committed(on_game_event)
         hooks.on_game_finished(on_game_event)
+        hooks.on_game_called_off(on_game_event)
         # Forget the long polls' admissions when a token, a bot or an account changes.
         credentials_changed.connect(on_credentials_changed, dispatch_uid="live-admissions")
         # The outbox's backlog and lag, read at each scrape of /metrics.

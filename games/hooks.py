@@ -6,6 +6,7 @@ Register a consumer in your AppConfig.ready()::
     hooks.on_move_committed(my_callback)      # every committed move
     hooks.on_game_started(my_callback)        # the fourth seat was filled
     hooks.on_game_finished(my_callback)       # the last move made the game terminal
+    hooks.on_game_called_off(my_callback)     # a running game ended without a result
 
 Each callback gets a :class:`GameEvent`. The events are durable: the games services write
 each one as an outbox row (:class:`games.models.Event`) in the same transaction as the move,
@@ -26,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-KINDS = ("game_started", "move_committed", "game_finished")
+KINDS = ("game_started", "move_committed", "game_finished", "game_called_off")
 
 
 @dataclass(frozen=True, slots=True)
 class GameEvent:
-    kind: str  # "game_started" | "move_committed" | "game_finished"
+    kind: str  # one of KINDS
     game_id: int
     public_id: str
     seq: int  # the game's move count after the event
@@ -73,6 +74,12 @@ def on_move_committed(callback: Callback, *, name: str | None = None) -> Callbac
 
 def on_game_finished(callback: Callback, *, name: str | None = None) -> Callback:
     return _register("game_finished", callback, name)
+
+
+def on_game_called_off(callback: Callback, *, name: str | None = None) -> Callback:
+    """A started game called off without a result (an event's time ran out on it): no
+    totals, no rating; those waiting on it learn that it is over."""
+    return _register("game_called_off", callback, name)
 
 
 def unregister(callback: Callback) -> None:

@@ -354,10 +354,13 @@ def game_call_off(*, game_id: int) -> Game:
     with transaction.atomic():
         game = _lock(game_id)
         if game.status in (GameStatus.WAITING, GameStatus.ACTIVE):
+            started = game.status == GameStatus.ACTIVE
             game.status = GameStatus.ABORTED
             game.finished_at = timezone.now()
             game.to_act = None
             game.save(update_fields=["status", "finished_at", "to_act"])
+            if started:  # the clients waiting on it, and the bots' and clock's queues, learn now
+                outbox.emit([outbox.event(game, "game_called_off", seq=game.move_count)])
     return game
 
 

@@ -13,7 +13,8 @@ from django.utils import timezone
 from backalley_engine.errors import EngineError
 from games import hooks, outbox
 from games.models import Event, GameStatus
-from games.services import move_submit
+from games.services import game_call_off, game_create, move_submit
+from tests.factories import PlayerFactory
 from tests.games.conftest import make_table
 from tests.games.helpers import play
 
@@ -30,6 +31,7 @@ def heard() -> Iterator[list[hooks.GameEvent]]:
     hooks.on_game_started(listen)
     hooks.on_move_committed(listen)
     hooks.on_game_finished(listen)
+    hooks.on_game_called_off(listen)
     yield got
     hooks.unregister(listen)
 
@@ -53,6 +55,39 @@ def test_start_and_moves_fire_after_commit_only(
         GameStatus.ACTIVE,
     )
     assert event.to_act == game.to_act and event.seat != game.to_act
+
+
+def test_calling_off_a_running_game_is_heard_once_and_wakes_its_waiters(
+    heard: list[hooks.GameEvent],
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.live import publish
+
+    woken: list[tuple[int, int, str]] = []
+    monkeypatch.setattr(publish, "wake", lambda *args: woken.append(args))
+    game = make_table().game
+    play(game, 3)
+    heard.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        game_call_off(game_id=game.pk)
+        game_call_off(game_id=game.pk)  # a second call finds it over: nothing more
+    assert [(e.kind, e.seq, e.to_act, e.status) for e in heard] == [
+        ("game_called_off", 3, None, GameStatus.ABORTED)
+    ]
+    assert woken == [(game.pk, 3, GameStatus.ABORTED)]
+    assert Event.objects.filter(game=game, kind="game_called_off").count() == 1
+
+
+def test_calling_off_a_game_before_it_starts_tells_nobody(
+    heard: list[hooks.GameEvent], django_capture_on_commit_callbacks: Any
+) -> None:
+    creator = PlayerFactory()
+    game = game_create(creator=creator, seats=[creator, None, None, None])
+    with django_capture_on_commit_callbacks(execute=True):
+        game_call_off(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABORTED and heard == []
 
 
 def test_a_rolled_back_move_fires_nothing(heard: list[hooks.GameEvent]) -> None:
