@@ -622,6 +622,24 @@ def claim_choices(payload: dict[str, Any]) -> list[int]:
     return list(range(left + 1))
 
 
+def premove_bids(payload: dict[str, Any]) -> list[dict[str, str]]:
+    """The bids a seated viewer may queue now: in the bidding, not its turn, before its own
+    bid (docs/rules.md §10). Every bid of the deal's range: the one queued is checked again
+    when its turn comes, and dropped with the reason if it is not legal then."""
+    view = payload.get("view") or {}
+    seat = payload.get("your_seat")
+    if (
+        seat is None
+        or payload.get("status") != "active"
+        or view.get("phase") != "bidding"
+        or view.get("seat_to_act") in (None, seat)
+        or any(b["seat"] == seat for b in view["bids"])
+    ):
+        return []
+    values = ["pass", *(str(k) for k in range(1, view["hand_size"])), "board"]
+    return [{"value": v, "text": bid_text(v)} for v in values]
+
+
 def shown_hands(payload: dict[str, Any], seats: list[SeatView]) -> list[dict[str, Any]]:
     """The hands other seats showed by claiming in this deal (as they are now)."""
     view = payload.get("view") or {}

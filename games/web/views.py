@@ -320,6 +320,12 @@ def _is_host(request: HttpRequest, game: Game) -> bool:
     return game.creator_id == player_for_user(request.user).pk
 
 
+def _queued_bid(queued: dict[str, Any] | None) -> str | None:
+    """The bid a seat queued, as the page's buttons name it ("pass", "3", "board")."""
+    bid = ((queued or {}).get("premove") or {}).get("action", {}).get("bid")
+    return None if bid is None else str(bid)
+
+
 def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
     payload = a.payload()
     summary = {k: v for k, v in payload.items() if k != "view"}
@@ -345,6 +351,9 @@ def _table_context(request: HttpRequest, a: _Access) -> dict[str, Any]:
         and not t.my_turn
         and t.phase == "playing"
         and (payload.get("view") or {}).get("claim") is None,
+        # Out of turn in the bidding, before its own bid, a seat may queue that bid.
+        "premove_bids": present.premove_bids(payload) if queued is not None else [],
+        "premove_bid": _queued_bid(queued),
         "claim_choices": present.claim_choices(payload),
         "shown_hands": present.shown_hands(payload, t.seats),
         "summary": summary,

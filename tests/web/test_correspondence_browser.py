@@ -1,5 +1,5 @@
 """The table page in real headless Chromium, on a phone and a desktop: a card queued out of
-turn is shown raised and played the moment the turn comes; a claim is offered from the page
+turn is shown raised and played the moment the turn comes, a bid likewise; a claim is offered from the page
 and answered from an opponent's page (docs/rules.md §10)."""
 
 from __future__ import annotations
@@ -86,6 +86,39 @@ def test_a_card_queued_out_of_turn_is_played_the_moment_the_turn_comes(
     page.locator(f'#board[data-seq="{game.move_count + 2}"]').wait_for()
     assert page.locator(f".hand button[data-card='{follow}']").count() == 0
     page.locator(f"#trick [data-card='{follow}']").wait_for()
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_a_bid_queued_out_of_turn_is_made_the_moment_the_turn_comes(
+    browser: Any, live_server: Any, screen: str
+) -> None:
+    game, players = _new_game(tuple(f"{screen[:2]}pb{i}" for i in range(4)))
+    state = statecache.state_for(game)
+    first = state.seat_to_act
+    assert first is not None and state.phase == "bidding"
+    last = (first + 3) % 4  # bids fourth: three bids to queue through
+    page = _page(browser, live_server, players[last].user, game, SCREENS[screen])
+    page.click(".premove-bids button[data-premove-bid='2']")
+    page.locator(".premove-bids button.premoved[data-premove-bid='2']").wait_for()
+    page.click(".premove-bids button[data-premove-bid='2']")
+    page.locator(".premove-bids button[data-premove-bid='2']:not(.premoved)").wait_for()
+    page.click(".premove-bids button[data-premove-bid='pass']")
+    page.locator(".premove-bids button.premoved[data-premove-bid='pass']").wait_for()
+    check_layout(page, f"table with a queued bid ({screen})")
+    from games.services import move_submit
+
+    # Not four passes (a passed-out deal is dealt again, with a bidding of its own).
+    bids: list[Any] = [1, "pass", "pass"]
+    for seq, (seat, bid) in enumerate(
+        zip((first, (first + 1) % 4, (first + 2) % 4), bids, strict=True)
+    ):
+        move_submit(game_id=game.pk, seats=[seat], action={"bid": bid}, expected_seq=seq)
+    move = Move.objects.filter(game=game, seat=last).order_by("seq").first()
+    assert move is not None
+    assert (move.submitted_by, move.action) == (SubmittedBy.PREMOVE, {"bid": "pass"})
+    game.refresh_from_db()
+    page.locator(f'#board[data-seq="{game.move_count}"]').wait_for()
+    assert page.locator(".premove-bids").count() == 0
 
 
 def _unproven_claim_spot(game: Game) -> tuple[Game, int, int]:

@@ -394,3 +394,36 @@ def test_joining_or_leaving_a_started_game_is_refused_with_the_reason(started: G
     )
     assert "Seats can be left only before the game starts." in r.content.decode()
     assert Seat.objects.filter(game=started).count() == 4
+
+
+def test_a_seat_waiting_to_bid_may_queue_its_bid_and_only_it_sees_it(four: list[Any]) -> None:
+    """In the bidding, a seat that has not bid and is not to act is offered every bid of
+    the deal to queue; the one queued is marked on its own page only (docs/rules.md §10)."""
+    from games import premoves, statecache
+
+    game = services.game_create(creator=four[0], seats=four, seed="b1" * 32)
+    state = statecache.state_for(game)
+    to_act = state.seat_to_act
+    assert to_act is not None and state.phase == "bidding"
+    waiting = (to_act + 2) % 4
+    players = {s.position: s.player for s in Seat.objects.filter(game=game)}
+
+    def page(seat: int) -> str:
+        html = signed_in(players[seat].user).get(reverse("game-board", args=[game.public_id]))
+        return html.content.decode()
+
+    offered = re.findall(r'data-premove-bid="([^"]+)"', page(waiting))
+    assert offered == ["pass", *(str(k) for k in range(1, state.n)), "board"]
+    assert "data-premove-bid" not in page(to_act)  # its turn: it bids for real
+    premoves.premove_set(game_id=game.pk, seats=[waiting], action={"bid": 3})
+    mine = page(waiting)
+    assert re.search(r'class="bid-btn premoved" data-premove-bid="3" aria-pressed="true"', mine)
+    assert mine.count("premoved") == 1
+    for seat in set(range(4)) - {waiting}:
+        html = page(seat)
+        assert "premoved" not in html and 'aria-pressed="true"' not in html, seat
+    # Once it has bid (the queued bid made when its turn came), nothing more is offered.
+    from tests.games.helpers import play
+
+    game = play(game, 4)
+    assert "data-premove-bid" not in page(waiting)

@@ -556,6 +556,20 @@
     }, function () { setBusy(false); say(gettext("The connection failed: try again."), "error"); });
   }
 
+  // Out of turn in the bidding, a bid clicked is queued (marked) the same way.
+  function togglePremoveBid(btn) {
+    if (busy) return;
+    var queued = btn.classList.contains("premoved");
+    var b = btn.dataset.premoveBid;
+    setBusy(true);
+    var req = queued ? call("DELETE", "premove/") : call("PUT", "premove/", withSeat({ action: { bid: /^\d+$/.test(b) ? parseInt(b, 10) : b } }));
+    req.then(function (res) {
+      setBusy(false);
+      if (res.ok) say(queued ? gettext("Your queued bid is cancelled.") : gettext("Queued: your bid is made the moment your turn comes, if it is legal then."));
+      return afterCall(res.ok ? { ok: true } : res);
+    }, function () { setBusy(false); say(gettext("The connection failed: try again."), "error"); });
+  }
+
   root.addEventListener("submit", function (e) {
     var form = e.target.closest("#claim-form");
     if (!form) return;
@@ -575,6 +589,10 @@
   }
 
   function choose(btn) {
+    if (btn.dataset.premoveBid) {
+      togglePremoveBid(btn);
+      return;
+    }
     if (btn.dataset.card) {
       if (btn.closest(".hand.premovable") && !board().classList.contains("my-turn")) {
         togglePremove(btn);
@@ -604,7 +622,7 @@
     if (e.target.closest("#summary-close")) { dismissSummary(); focusHand(); return; }
     var answer = e.target.closest("button[data-claim-answer]");
     if (answer && !answer.disabled) { answerClaim(answer); return; }
-    var btn = e.target.closest("button[data-card], button[data-bid]");
+    var btn = e.target.closest("button[data-card], button[data-bid], button[data-premove-bid]");
     if (!btn || btn.disabled || !root.contains(btn)) return;
     choose(btn);
   });
