@@ -44,3 +44,18 @@ class CannotEnter(DomainError):
 class AllBoardsPlayed(DomainError):
     code = "all_boards_played"
     http_status = 409
+
+
+class StillOpen(DomainError):
+    """Every table's record (and its seed) is shown only once the window's end was
+    processed."""
+
+    code = "daylong_still_open"
+    http_status = 409
+
+
+class NotYourPlayer(DomainError):
+    """The player named is neither the caller nor one of the caller's bots."""
+
+    code = "not_your_player"
+    http_status = 403

@@ -98,3 +98,30 @@ def test_the_window_end_closes_tables_and_finalises_once(house, eager, monkeypat
         [Decimal("50.00"), Decimal("50.00")],
     )
     assert [ln.rank for ln in final][0] == 1
+
+
+def test_live_standings_count_only_the_boards_the_reader_has_ended(
+    house, eager, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(services, "choose_instance", lambda instances: instances[0])
+    ev = event(pool_size=1)
+    ahead, behind, outsider = people(3)
+    for p in (ahead, behind):
+        services.entry_create(event_id=ev.pk, player=p)
+    a1, b1, a2 = play_board(ev, ahead), play_board(ev, behind), play_board(ev, ahead)
+    a1.refresh_from_db()
+
+    seen = selectors.standings_for(event=ev, viewer=behind)
+    assert (seen.final, seen.counted) == (False, [1])
+    line = next(ln for ln in seen.lines if ln.player_id == ahead.pk)
+    assert (line.percent, line.boards, line.ended) == (a1.percent, 1, 2)  # board 2 not counted
+    for viewer in (outsider, None):
+        blind = selectors.standings_for(event=ev, viewer=viewer)
+        assert blind.counted == [] and {(ln.percent, ln.rank) for ln in blind.lines} == {
+            (None, None)
+        }
+    full = selectors.standings_for(event=ev, viewer=ahead)
+    assert full.counted == [1, 2]
+    # No final standings before the window's end, whoever reads.
+    assert selectors.standings(event=ev) == []
+    assert b1.status == a2.status == TableStatus.FINISHED
