@@ -49,6 +49,7 @@ urlpatterns = [
     path("api/v1/tournaments/", include("tournaments.api.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/push/", include("push.api.urls")),
+    path("api/v1/daylong/", include("daylong.api.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).
