@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser gettext messages icons clean
+.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser haproxy gettext messages icons clean
 
 # The rules engine is a package of its own (engine/, import name backalley_engine): it is
 # installed first, editable, since pip cannot resolve the service's dependency on it from a
@@ -56,6 +56,13 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; fi; }
 
+# Debian's HAProxy, the balancer in front of the web nodes of bench/nodes.py (the several-nodes
+# tests of tests/ops), installed where missing as `browser` installs Chromium.
+haproxy:
+	@command -v haproxy >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null; fi; }
+
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
@@ -65,7 +72,7 @@ run: install
 # check, ruff pinned in pyproject.toml) and mypy --strict (every app; [tool.mypy] in
 # pyproject.toml) first: a wrong import, a lint, a format or a type error fails before the
 # (long) test run.
-test: install browser
+test: install browser haproxy
 	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

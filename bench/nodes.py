@@ -65,6 +65,15 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+def balancer_maxconn() -> int:
+    """The connections HAProxy may hold: it needs two descriptors for each (the client's and
+    the server's) and refuses to start if the open-files hard limit cannot give them."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return max(100, (hard - 200) // 2) if hard != resource.RLIM_INFINITY else 20000
+
+
 def wait_until(check: Callable[[], bool], timeout: float, what: str, step: float = 0.05) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -127,9 +136,11 @@ class Node:
         self._signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
 
-    def log(self, tail: int = 3000) -> str:
+    def log(self, tail: int | None = 3000) -> str:
+        """The end of the process's log (``tail`` characters; all of it with ``None``)."""
         try:
-            return self.log_path.read_text(errors="replace")[-tail:]
+            text = self.log_path.read_text(errors="replace")
+            return text if tail is None else text[-tail:]
         except OSError:
             return ""
 
@@ -222,6 +233,7 @@ class Cluster:
         balancer: bool = False,
         env: dict[str, str] | None = None,
         root: Path | None = None,
+        worker_log_level: str = "WARNING",
     ) -> None:
         missing = missing_tools(balancer=balancer)
         if missing:
@@ -233,6 +245,7 @@ class Cluster:
         self.redis = Redis(self.root)
         self.web_addrs, self.worker_count, self.with_balancer = web, workers, balancer
         self.extra_env = env or {}
+        self.worker_log_level = worker_log_level
         self.webs: list[Node] = []
         self.workers: list[Node] = []
         self.balancer: Node | None = None
@@ -323,7 +336,8 @@ class Cluster:
 
     def _worker(self, i: int) -> Node:
         cmd = [sys.executable, "-m", "celery", "-A", "backalley_site", "worker", "-Q", QUEUES]
-        cmd += ["-c", "2", "--pool=threads", "-n", f"nodes-w{i}@%h", "--loglevel=WARNING"]
+        cmd += ["-c", "2", "--pool=threads", "-n", f"nodes-w{i}@%h"]
+        cmd += [f"--loglevel={self.worker_log_level}"]
         cmd += ["--without-gossip", "--without-mingle"]
         if i == 0:  # one beat for the whole cluster (its relay, the sweeps)
             cmd += ["-B", "-s", str(self.root / "beat-schedule")]
@@ -339,12 +353,14 @@ class Cluster:
         )
         conf = self.root / "haproxy.cfg"
         conf.write_text(
-            "global\n    maxconn 20000\n"
+            f"global\n    maxconn {balancer_maxconn()}\n"
             "defaults\n    mode http\n    timeout connect 2s\n    timeout client 1h\n"
             "    timeout server 1h\n    timeout http-request 10s\n    option redispatch\n"
             "    retries 2\n"
             f"frontend site\n    bind 127.0.0.1:{self.balancer_port}\n    default_backend web\n"
             "backend web\n    balance roundrobin\n    option httpchk GET /healthz/\n"
+            # Which node answered (the tests tell the streams held on a killed node apart).
+            "    http-response set-header X-Served-By %[srv_name]\n"
             f"{servers}\n"
         )
         exe = shutil.which("haproxy")
@@ -353,6 +369,19 @@ class Cluster:
         cmd = [exe, "-f", str(conf), "-db"]
         self.balancer = Node("haproxy", cmd, dict(os.environ), self.root / "haproxy.log").start()
         wait_until(lambda: _http_ok(self.url + "/healthz/"), 30, "haproxy")
+
+    def revive(self, timeout: float = 60) -> None:
+        """Start again every web node and worker that is not running (after a kill), on the
+        same address and port, and wait until the balancer sends to every web node again."""
+        for node in [*self.webs, *self.workers]:
+            if not node.running:
+                node.start()
+        for web in self.webs:
+            url = web.env["BA_NODE_URL"]
+            wait_until(lambda u=url: _http_ok(u + "/healthz/"), timeout, web.name)  # type: ignore[misc]
+        if self.balancer is not None:
+            # HAProxy's check (every 500 ms, one success to rise) has seen them up.
+            time.sleep(1.5)
 
     @property
     def url(self) -> str:
