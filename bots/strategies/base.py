@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from backalley_engine.cards import card_mask
-from backalley_engine.constants import team_of
-from backalley_engine.deal import BIDDING
-from bots.strategies.heuristic import choose_bid, choose_card
+from backalley_engine.heuristic import heuristic_action
 from bots.strategies.knowledge import SeatKnowledge
+
+__all__ = ["HeuristicStrategy", "RandomStrategy", "Strategy", "heuristic_action"]
 
 
 class Strategy(Protocol):
@@ -39,30 +38,9 @@ class RandomStrategy:
         return rng.choice(info.legal)
 
 
-def heuristic_action(info: SeatKnowledge) -> int:
-    """The heuristic's action for ``info`` (deterministic)."""
-    _require_turn(info)
-    tm = info.trump_mask
-    if info.phase == BIDDING:
-        return choose_bid(
-            info.hand, tm, info.hand_size, info.unseen, info.seat, info.dealer, info.bids
-        )
-    team = team_of(info.seat)
-    our_board = info.contracts()[team][1] > 0
-    return choose_card(
-        info.seat,
-        info.hand,
-        card_mask(info.legal),
-        info.trick,
-        info.trick_leader,
-        tm,
-        info.unseen,
-        our_board,
-    )
-
-
 class HeuristicStrategy:
-    """Bids from an estimate of its tricks; plays by simple card sense (see ``heuristic``)."""
+    """Bids from an estimate of its tricks; plays by simple card sense (the engine's
+    ``backalley_engine.heuristic``, where bot authors play against it offline)."""
 
     name = "heuristic"
 

@@ -15,7 +15,7 @@ from backalley_engine.actions import BOARD, PASS
 from backalley_engine.cards import FULL_DECK_MASK, mask_to_cards
 from backalley_engine.deal import DealState, bidder, out_of_play
 from backalley_engine.errors import EngineError
-from bots.strategies.heuristic import choose_bid
+from backalley_engine.heuristic import choose_bid
 from bots.strategies.knowledge import SeatKnowledge
 
 STOCK = 3  # bin index of the undealt stock (bins 0..2 are the other seats in seat order)

@@ -23,8 +23,8 @@ from backalley_engine.actions import BOARD, PASS
 from backalley_engine.cards import FULL_DECK_MASK, LB
 from backalley_engine.constants import partner_of, team_of
 from backalley_engine.deal import BIDDING, DONE, PLAYING, DealState, out_of_play, suit_mask_of
+from backalley_engine.heuristic import choose_bid, choose_card
 from bots.strategies.base import _require_turn, heuristic_action
-from bots.strategies.heuristic import choose_bid, choose_card
 from bots.strategies.knowledge import SeatKnowledge
 from bots.strategies.sampling import Sampler
 

@@ -27,6 +27,7 @@ MODULES = [
     "observation",
     "schedule",
     "summary",
+    "heuristic",
 ]
 
 

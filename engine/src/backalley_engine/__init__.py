@@ -57,6 +57,8 @@ Modules (each name below is also importable from its module, e.g.
 - ``schedule``: which deals a game plays (``Schedule``: all 25, or a run such as 6-10).
 - ``views``, ``observation`` and ``events``: what a seat or a spectator may see, what a bot
   may know, and what an action caused.
+- ``heuristic``: the service's house heuristic strategy (``heuristic_action(observation)``),
+  for playing against it offline.
 - ``checkpoint``: a state as versioned plain data, and back.
 - ``records``, ``validate`` and ``validate_play``: game records (docs/record-format.md),
   their reading back and the validator (``validate_record``).

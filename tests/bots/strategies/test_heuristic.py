@@ -2,7 +2,7 @@
 
 from backalley_engine.actions import BOARD, PASS
 from backalley_engine.cards import TRUMP_MASKS, parse_card
-from bots.strategies.heuristic import choose_bid, estimate_tricks
+from backalley_engine.heuristic import choose_bid, estimate_tricks
 from tests.bots.strategies.helpers import act, deal, hand, heuristic_move
 
 

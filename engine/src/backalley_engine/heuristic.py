@@ -1,5 +1,15 @@
 """The heuristic strategy: bids an estimate of its tricks and plays by simple card sense.
 
+It is the service's house ``heuristic`` (and the move played for a bot that faults), kept
+here because it is pure: a bot author plays against the very same strategy offline.
+``heuristic_action`` decides from a seat's :class:`~backalley_engine.observation.Observation`,
+deterministically:
+
+>>> from backalley_engine import GameState, action_str
+>>> g = GameState.new("00" * 32)
+>>> action_str(heuristic_action(g.observation(0)))
+'pass'
+
 Written as plain functions over card bitmasks so the search strategy can also use them to
 play out sampled deals quickly. Each function gets only what the acting seat may know: its
 own hand, the public table (bids, trick, played cards) and ``live`` — the cards it cannot
@@ -14,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backalley_engine.actions import BOARD, PASS
-from backalley_engine.cards import JOKERS_MASK, SUIT_MASKS, mask_to_cards
-from backalley_engine.constants import partner_of
+from backalley_engine.cards import JOKERS_MASK, SUIT_MASKS, card_mask, mask_to_cards
+from backalley_engine.constants import BIDDING, partner_of, team_of
 from backalley_engine.deal import bidder, suit_mask_of, winning_index
+from backalley_engine.observation import Observation
 
 _SUIT_NUMBERS = (0, 1, 2, 3)
 
@@ -239,3 +250,26 @@ def choose_card(
     if pos == 2 and plain:
         return _high(plain)  # third hand high: make the last hand pay
     return _low(legal & led_mask)
+
+
+def heuristic_action(info: Observation) -> int:
+    """The heuristic's action for the seat of ``info`` (deterministic); ``ValueError`` when
+    it is not that seat's turn."""
+    if not info.legal:
+        raise ValueError(f"it is not seat {info.seat}'s turn: there is no action to choose")
+    tm = info.trump_mask
+    if info.phase == BIDDING:
+        return choose_bid(
+            info.hand, tm, info.hand_size, info.unseen, info.seat, info.dealer, info.bids
+        )
+    our_board = info.contracts()[team_of(info.seat)][1] > 0
+    return choose_card(
+        info.seat,
+        info.hand,
+        card_mask(info.legal),
+        info.trick,
+        info.trick_leader,
+        tm,
+        info.unseen,
+        our_board,
+    )
