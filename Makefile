@@ -4,16 +4,18 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast test-engine lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser haproxy gettext messages icons clean
+.PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser haproxy gettext messages icons clean
 
 # The rules engine is a package of its own (engine/, import name backalley_engine): it is
 # installed first, editable, since pip cannot resolve the service's dependency on it from a
-# relative path.
-$(STAMP): pyproject.toml engine/pyproject.toml
+# relative path. The bot kit (clients/python/, import name backalley_bot) is installed
+# editable too, for the tests that play a kit bot through a live server (tests/bots).
+$(STAMP): pyproject.toml engine/pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ./engine
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps -e ./clients/python
 	touch $(STAMP)
 
 # The engine's hot modules compiled with mypyc in place (engine/src/backalley_engine/native.py);
@@ -80,6 +82,7 @@ test: install browser haproxy
 	$(BIN)/pytest
 	BACKALLEY_ENGINE=pure $(BIN)/pytest -q engine/tests tests/bots/strategies
 	$(MAKE) test-engine
+	$(MAKE) test-kit
 
 # The engine alone, as a bot author gets it: its wheel installed in a venv of its own with
 # pytest and hypothesis only (no Django, nothing of the service), and its tests run from
@@ -93,12 +96,31 @@ $(ENGINE_WHEEL_STAMP): $(ENGINE_PACKAGE_FILES)
 	$(PYTHON) -m venv $(ENGINE_VENV)
 	$(ENGINE_VENV)/bin/pip install --quiet --upgrade pip
 	$(ENGINE_VENV)/bin/pip wheel --quiet --no-deps -w var/dist ./engine
-	rm -rf engine/build
+	rm -rf engine/build clients/python/build
 	$(ENGINE_VENV)/bin/pip install --quiet var/dist/backalley_engine-*.whl 'pytest>=8.3' 'hypothesis>=6.100'
 	touch $@
 
 test-engine: $(ENGINE_WHEEL_STAMP)
 	cd engine && BACKALLEY_ENGINE_WHEEL=1 ../$(ENGINE_VENV)/bin/pytest -q tests
+
+# The bot kit as a bot author gets it: its wheel and the engine's installed in a venv of
+# their own with pytest (and httpx, the kit's one dependency from the index), its tests run
+# from clients/python/ against the installed wheel.
+KIT_VENV := var/kit-venv
+KIT_STAMP := $(KIT_VENV)/.installed
+KIT_PACKAGE_FILES := clients/python/pyproject.toml clients/python/README.md $(wildcard clients/python/src/backalley_bot/*.py)
+
+$(KIT_STAMP): $(KIT_PACKAGE_FILES) $(ENGINE_PACKAGE_FILES)
+	rm -rf $(KIT_VENV) var/kit-dist clients/python/build engine/build
+	$(PYTHON) -m venv $(KIT_VENV)
+	$(KIT_VENV)/bin/pip install --quiet --upgrade pip
+	$(KIT_VENV)/bin/pip wheel --quiet --no-deps -w var/kit-dist ./engine ./clients/python
+	rm -rf clients/python/build engine/build
+	$(KIT_VENV)/bin/pip install --quiet var/kit-dist/backalley_engine-*.whl var/kit-dist/backalley_bot-*.whl 'pytest>=8.3'
+	touch $@
+
+test-kit: $(KIT_STAMP)
+	cd clients/python && ../../$(KIT_VENV)/bin/pytest -q -p no:cacheprovider tests
 
 # Everything but the browser, worker, server and whole-game tests: the suite to run often.
 test-fast: install
@@ -147,5 +169,5 @@ icons: install
 clean:
 	rm -rf var
 	rm -f engine/src/backalley_engine/*.so
-	rm -rf engine/build
+	rm -rf engine/build clients/python/build
 	rm -f locale/*/LC_MESSAGES/*.mo
