@@ -413,6 +413,11 @@ if PRODUCTION and PUSH_ENABLED:
 PUSH_ALLOW_PRIVATE_ENDPOINTS = env.bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", default=False)
 # Devices one person may register.
 PUSH_MAX_SUBSCRIPTIONS = env.int("PUSH_MAX_SUBSCRIPTIONS", default=20)
+# "Your move" waits until the seat's table page has been hidden or closed this long, and a
+# turn is looked at again (its page may close later) for this long at most.
+PUSH_TURN_AWAY_S = env.float("PUSH_TURN_AWAY_S", default=120.0)
+PUSH_TURN_WATCH_S = env.float("PUSH_TURN_WATCH_S", default=6 * 3600.0)
+CELERY_TASK_ROUTES["push.tasks.*"] = {"queue": "celery"}
 
 # --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
 # The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.

@@ -31,3 +31,23 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of player {self.player_id}"
+
+
+class PushSent(models.Model):
+    """One row per (notice, device) that is done with: sent, or refused for good by the
+    push service. A task that runs again (a retry, the outbox's second delivery) skips the
+    devices that have their row, so each device is told each thing once."""
+
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="+")
+    # What was told: "turn:<game>:<seq>", "over:<game>", a clock notice's kind and key, …
+    key = models.CharField(max_length=100)
+    refused = models.BooleanField(default=False, help_text="The push service refused it (4xx).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "key"], name="push_sent_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} to subscription {self.subscription_id}"

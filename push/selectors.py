@@ -11,3 +11,10 @@ from push.models import PushSubscription
 def subscriptions_for(player: Player) -> QuerySet[PushSubscription]:
     """The player's devices, oldest first."""
     return PushSubscription.objects.filter(player=player).order_by("created_at", "pk")
+
+
+def seat_has_devices(*, game_id: int, seat: int) -> bool:
+    """Whether the person in ``seat`` of the game has a device to tell."""
+    return PushSubscription.objects.filter(
+        player__seats__game_id=game_id, player__seats__position=seat
+    ).exists()

@@ -1,0 +1,42 @@
+"""The push app follows the games through their durable events (the outbox).
+
+Each consumer only enqueues a task, named after the event (``push-turn:<game>:<seq>:0``,
+``push-over:<game>``): the outbox's second delivery of an event enqueues the same work,
+which the delivery's per-device record makes a no-op. A slow push service holds a worker,
+never a move.
+"""
+
+from __future__ import annotations
+
+import time
+
+from games import hooks as game_hooks
+from push import selectors, turns
+from push.services import push_active
+from push.tasks import push_game_over, push_turn
+
+
+def turn_pushed(event: game_hooks.GameEvent) -> None:
+    """A turn began (a start or a move): look whether to tell its seat's person."""
+    if event.to_act is None or event.to_act_abandoned or not push_active():
+        return
+    # One indexed look-up instead of a task for every move of every bot (the arena's games).
+    if not selectors.seat_has_devices(game_id=event.game_id, seat=event.to_act):
+        return
+    until = time.time() + turns.watch_s()
+    push_turn.apply_async(
+        args=(event.game_id, event.seq, until, 0),
+        task_id=f"push-turn:{event.game_id}:{event.seq}:0",
+    )
+
+
+def result_pushed(event: game_hooks.GameEvent) -> None:
+    if not push_active():
+        return
+    push_game_over.apply_async(args=(event.game_id,), task_id=f"push-over:{event.game_id}")
+
+
+def install() -> None:
+    game_hooks.on_game_started(turn_pushed, name="push.turn_pushed")
+    game_hooks.on_move_committed(turn_pushed, name="push.turn_pushed")
+    game_hooks.on_game_finished(result_pushed, name="push.result_pushed")

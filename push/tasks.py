@@ -1,0 +1,113 @@
+"""Celery tasks of the push app (queue "celery"): thin and idempotent, each taking ids.
+
+``push_turn`` and ``push_game_over`` are enqueued by the push app's outbox consumers
+(``push.hooks``) with task ids made from the event, so the outbox's second delivery of an
+event is the same task. Each task re-reads the rows and calls :mod:`push.delivery`, which
+skips the devices already told; a device whose push service did not answer, answered 429
+or 5xx is tried again by the task's retry, with backoff (or after the push service's
+``Retry-After``), the others are not posted to again.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from celery import Task, shared_task
+from django.db import InterfaceError, OperationalError
+
+from accounts.languages import in_language_of
+from accounts.models import Player
+from games.models import Game
+from push import turns, words
+from push.delivery import Delivery, notice_deliver
+from push.services import push_active
+
+COMMON: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "ignore_result": True,
+    "soft_time_limit": 120,
+    "time_limit": 150,
+}
+MAX_RETRIES = 8  # about two hours of backoff (30 s, 1 min, 2 min, … 30 min): then dropped
+BACKOFF_S = 30.0
+BACKOFF_MAX_S = 1800.0
+
+
+def _again(task: Task, done: Delivery, **kwargs: Any) -> None:
+    """Retry the task for the devices left, after the push service's wish or a backoff."""
+    if not done.again:
+        return
+    if task.request.retries >= MAX_RETRIES:
+        return  # given up: counted as failures already, one by one
+    backoff = min(BACKOFF_S * 2**task.request.retries, BACKOFF_MAX_S)
+    wait = max(done.retry_after or 0.0, backoff * random.uniform(0.8, 1.2))
+    raise task.retry(kwargs={**kwargs, "only": done.again}, countdown=wait, max_retries=None)
+
+
+@shared_task(name="push.tasks.push_turn", bind=True, max_retries=None, **COMMON)
+def push_turn(
+    self: Task, game_id: int, seq: int, until: float, look: int = 0, only: list[int] | None = None
+) -> int:
+    """ "Your move" for the turn game ``game_id`` reached at move ``seq``, once its seat's
+    page has been away long enough (looked at again until ``until``, epoch seconds; this is
+    look number ``look``)."""
+    if not push_active():
+        return 0
+    check = turns.turn_check(game_id=int(game_id), seq=int(seq))
+    if check.player is None or check.game is None or check.seat is None:
+        return 0
+    if not check.due:
+        wait = max(check.wait or 0.0, 1.0)
+        # A device's retry does not wait on; nor does a task run inline (it would loop).
+        if only is None and not self.request.is_eager and time.time() + wait <= until:
+            push_turn.apply_async(
+                args=(game_id, seq, until, look + 1),
+                countdown=wait,
+                task_id=f"push-turn:{game_id}:{seq}:{look + 1}",
+            )
+        return 0
+    with in_language_of(check.player):
+        payload = words.your_turn(check.game, check.seat)
+    done = notice_deliver(
+        player_id=check.player.pk,
+        key=f"turn:{game_id}:{seq}",
+        payload=payload,
+        urgency="high",
+        only=only,
+    )
+    _again(self, done, game_id=game_id, seq=seq, until=until, look=look)
+    return done.sent
+
+
+@shared_task(name="push.tasks.push_game_over", **COMMON)
+def push_game_over(game_id: int) -> int:
+    """The result, to each person seated (a task each, so one's retries are theirs)."""
+    if not push_active():
+        return 0
+    recipients = turns.result_recipients(game_id=int(game_id))
+    for player, seat in recipients:
+        push_result.apply_async(
+            args=(game_id, player.pk, seat), task_id=f"push-over:{game_id}:{player.pk}"
+        )
+    return len(recipients)
+
+
+@shared_task(name="push.tasks.push_result", bind=True, max_retries=None, **COMMON)
+def push_result(
+    self: Task, game_id: int, player_id: int, seat: int, only: list[int] | None = None
+) -> int:
+    game = Game.objects.filter(pk=game_id).first()
+    player = Player.objects.filter(pk=player_id).first()
+    if game is None or player is None or not push_active():
+        return 0
+    with in_language_of(player):
+        payload = words.game_over(game, int(seat))
+    done = notice_deliver(player_id=player.pk, key=f"over:{game_id}", payload=payload, only=only)
+    _again(self, done, game_id=game_id, player_id=player_id, seat=seat)
+    return done.sent

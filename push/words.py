@@ -1,0 +1,57 @@
+"""What a push says, in the active language: a title, a short text, the page to open and a
+tag (a newer notice about the same game replaces the older one on the device).
+
+A push leaves the site for a push service the site does not run, and shows on a locked
+screen: it names the game, the seat and the score, never a card, a hand, a bid not yet
+made, a premove or a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.models import Game
+
+
+def payload(*, title: str, body: str, url: str, tag: str) -> dict[str, Any]:
+    return {"title": title, "body": body, "url": url, "tag": tag}
+
+
+def table_url(game: Game) -> str:
+    return reverse("game-table", args=[game.public_id])
+
+
+def your_turn(game: Game, seat: int) -> dict[str, Any]:
+    words = {"game": game.public_id, "seat": seat}
+    return payload(
+        title=_("Your move in game %(game)s") % words,
+        body=_("It is your turn at the table (seat %(seat)s).") % words,
+        url=table_url(game),
+        tag=f"game-{game.public_id}",
+    )
+
+
+def game_over(game: Game, seat: int) -> dict[str, Any]:
+    """The end of the game as the seat's side sees it: won, lost or drawn, and the score."""
+    totals = game.totals
+    words: dict[str, object] = {"game": game.public_id}
+    if totals is None:  # called off before its end: no score to tell
+        body = _("The game was called off before its end.")
+    else:
+        side = seat % 2
+        words |= {"ours": totals[side], "theirs": totals[1 - side]}
+        if game.winner is None:
+            body = _("A draw: %(ours)s to %(theirs)s.") % words
+        elif game.winner == side:
+            body = _("Your side won, %(ours)s to %(theirs)s.") % words
+        else:
+            body = _("Your side lost, %(ours)s to %(theirs)s.") % words
+    return payload(
+        title=_("Game %(game)s is over") % words,
+        body=body,
+        url=table_url(game),
+        tag=f"game-{game.public_id}",
+    )
