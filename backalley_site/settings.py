@@ -375,6 +375,9 @@ BOTS_ALLOW_PRIVATE_WEBHOOKS = env.bool("BOTS_ALLOW_PRIVATE_WEBHOOKS", default=Fa
 BOTS_WEBHOOK_TIMEOUT_S = env.float("BOTS_WEBHOOK_TIMEOUT_S", default=3.0)
 # This many faults in a row suspend a webhook bot.
 BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
+# A task that plays a hosted bot plays on through the game's next hosted bots for at most
+# this many seconds (bots/runs.py, docs/bots.md), then hands the rest back to the queue.
+BOTS_RUN_SLICE_S = env.float("BOTS_RUN_SLICE_S", default=2.0)
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 # A key of its own (not SECRET_KEY), so rotating either one leaves the other alone.
 if PRODUCTION:

@@ -8,6 +8,7 @@ idempotent itself (it re-reads the game and plays only the turn it was sent for)
 from __future__ import annotations
 
 from bots import selectors
+from bots.runs import SCHEDULER
 from bots.tasks import play_bot_turn
 from games import hooks as game_hooks
 from games.models import GameStatus
@@ -29,5 +30,5 @@ def schedule_bot_turn(event: game_hooks.GameEvent) -> None:
 
 
 def install() -> None:
-    game_hooks.on_game_started(schedule_bot_turn, name="bots.schedule_bot_turn")
-    game_hooks.on_move_committed(schedule_bot_turn, name="bots.schedule_bot_turn")
+    game_hooks.on_game_started(schedule_bot_turn, name=SCHEDULER)
+    game_hooks.on_move_committed(schedule_bot_turn, name=SCHEDULER)

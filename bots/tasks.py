@@ -1,11 +1,11 @@
-"""Celery tasks for bots: thin wrappers that take ids and call :mod:`bots.turns`."""
+"""Celery tasks for bots: thin wrappers that take ids and call :mod:`bots.runs`."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from bots import turns
+from bots import runs
 
 
 @shared_task(
@@ -23,5 +23,6 @@ from bots import turns
     ignore_result=True,
 )
 def play_bot_turn(game_id: int, expected_seq: int) -> str:
-    """Play the hosted or webhook bot to act in ``game_id`` at move ``expected_seq``."""
-    return turns.play_turn(game_id=game_id, expected_seq=expected_seq)
+    """Play the hosted or webhook bot to act in ``game_id`` at move ``expected_seq``, and
+    the hosted bots after it in a run (``bots.runs``)."""
+    return runs.bot_run(game_id=game_id, expected_seq=expected_seq).outcome

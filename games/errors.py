@@ -75,6 +75,12 @@ class StaleState(DomainError):
     code = "stale_state"
 
 
+class HeldGameChanged(StaleState):
+    """A writer holding a game in memory (``games.held``) found it changed by someone else:
+    nothing of its move was kept. Never answered to a client (the writer reads the game
+    again), so its message is not translated."""
+
+
 class IdempotencyKeyReused(DomainError):
     """The key was used for a different move (another seat or another action)."""
 

@@ -10,7 +10,7 @@ listener schedules work for a seat the chain already played (docs/events.md).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,6 +24,7 @@ from backalley_engine.cards import card_str, mask_to_cards
 from backalley_engine.state import GameState
 from backalley_site import metrics
 from games import outbox, statecache
+from games.errors import HeldGameChanged
 from games.models import Event, Game, GameStatus, Move, Seat, SeededDeal, SubmittedBy
 
 
@@ -120,9 +121,17 @@ def finish(
     now: datetime,
     *,
     abandoned: Collection[int] = (),
-) -> None:
+    expect: Mapping[str, Any] | None = None,
+    deliver_on_commit: bool = True,
+) -> list[Event]:
     """Write the game row once for the whole commit and emit one event per move; the last
-    one says whether the seat to act is among the ``abandoned`` (the house bot plays it)."""
+    one says whether the seat to act is among the ``abandoned`` (the house bot plays it).
+    Returns the outbox rows.
+
+    The caller holds the game row's lock, or passes what it ``expect``s the row to hold
+    (``move_count``, ``premove_seats``, ...): the row is then written only if it still
+    does, else ``HeldGameChanged`` (``games.held``). ``deliver_on_commit=False`` leaves the
+    delivery of the rows to the caller (``games.outbox.deliver``)."""
     game.move_count = state.move_count
     game.to_act = state.seat_to_act
     game.deal_number = state.deal_number
@@ -140,7 +149,13 @@ def finish(
         game.total_0, game.total_1 = outcome.totals
         game.winner = outcome.winner
         fields += ["status", "finished_at", "total_0", "total_1", "winner"]
-    game.save(update_fields=fields)
+    if expect is None:
+        game.save(update_fields=fields)
+    else:
+        values = {name: getattr(game, name) for name in fields}
+        current = Game.objects.filter(pk=game.pk, status=GameStatus.ACTIVE, **expect)
+        if not current.update(**values):
+            raise HeldGameChanged(message="The game has moved on.", extra={"seq": game.move_count})
     transaction.on_commit(lambda: statecache.remember(game, state))
     transaction.on_commit(lambda: _count(written.moves))
     rows: list[Event] = []
@@ -154,7 +169,8 @@ def finish(
         rows.append(row)
     if game.status == GameStatus.FINISHED:
         rows.append(outbox.event(game, "game_finished", seq=game.move_count, now=now))
-    outbox.emit(rows)
+    outbox.emit(rows, deliver_on_commit=deliver_on_commit)
+    return rows
 
 
 def _count(moves: list[Move]) -> None:

@@ -71,12 +71,15 @@ def event(
     )
 
 
-def emit(events: Sequence[Event]) -> None:
-    """Store ``events`` in the caller's open transaction; deliver them once it commits."""
+def emit(events: Sequence[Event], *, deliver_on_commit: bool = True) -> None:
+    """Store ``events`` in the caller's open transaction; deliver them once it commits
+    (with ``deliver_on_commit=False`` the caller delivers them itself after the commit, with
+    :func:`deliver`; the relay does if it never gets there)."""
     assert transaction.get_connection().in_atomic_block, "emit inside the causing transaction"
     Event.objects.bulk_create(events)
-    stored = list(events)
-    transaction.on_commit(lambda: deliver(stored))
+    if deliver_on_commit:
+        stored = list(events)
+        transaction.on_commit(lambda: deliver(stored))
 
 
 def as_game_event(row: Event) -> hooks.GameEvent:
@@ -93,11 +96,18 @@ def as_game_event(row: Event) -> hooks.GameEvent:
     )
 
 
-def deliver(events: Sequence[Event], acked: Collection[tuple[int, str]] = ()) -> list[int]:
+def deliver(
+    events: Sequence[Event],
+    acked: Collection[tuple[int, str]] = (),
+    *,
+    mark: bool = True,
+) -> list[int]:
     """Call each consumer of each event that has not acknowledged it; record the outcome.
 
     Returns the ids of the events now delivered to all their consumers. Never raises: what
-    fails (a consumer, or the bookkeeping itself) is logged and left to the relay.
+    fails (a consumer, or the bookkeeping itself) is logged and left to the relay. With
+    ``mark=False`` the events delivered to all are not marked so: the caller marks them
+    later, many at once (:func:`mark_delivered`), or the relay delivers them again.
     """
     done: list[int] = []
     partial: list[EventDelivery] = []
@@ -123,12 +133,31 @@ def deliver(events: Sequence[Event], acked: Collection[tuple[int, str]] = ()) ->
     try:
         if partial:
             EventDelivery.objects.bulk_create(partial, ignore_conflicts=True)
-        if done:
-            Event.objects.filter(pk__in=done).update(delivered_at=timezone.now())
+        if done and mark:
+            mark_delivered(done)
     except Exception:  # the relay delivers again; consumers are idempotent
         logger.exception("could not record the delivery of events %s", [e.pk for e in events])
         return []
     return done
+
+
+def mark_delivered(ids: Collection[int]) -> None:
+    """Mark the events ``ids`` delivered to all their consumers, in one UPDATE."""
+    if ids:
+        Event.objects.filter(pk__in=list(ids)).update(delivered_at=timezone.now())
+
+
+def acked_but(events: Sequence[Event], consumer: str) -> set[tuple[int, str]]:
+    """The acknowledgements :func:`deliver` takes to call only ``consumer`` of ``events``."""
+    return {
+        (row.pk, name) for row in events for name in hooks.consumers(row.kind) if name != consumer
+    }
+
+
+def acked_only(events: Sequence[Event], consumer: str) -> set[tuple[int, str]]:
+    """The acknowledgements :func:`deliver` takes to call every consumer of ``events`` but
+    ``consumer`` (a caller that does that consumer's work itself)."""
+    return {(row.pk, consumer) for row in events}
 
 
 def relay(*, limit: int = RELAY_BATCH, now: datetime | None = None) -> int:
