@@ -13,7 +13,11 @@ turns it enqueued from the broker's queues at the end. Prints:
 2. ``worker``: 32 hosted bots (``BENCH_ARENA_STRATEGY``, default heuristic) opted in, one
    worker (``-c 1``) and the tick run every ``ARENA_TICK_S`` seconds for
    ``BENCH_ARENA_SECONDS`` (default 600): arena games finished per hour, and the worker's
-   CPU seconds (user + system, all its processes) per finished game.
+   CPU seconds (user + system, all its processes) per finished game; per move, and per
+   game from that (a short window ends with many games unfinished); then, for
+   ``BENCH_ARENA_PROFILE_SECONDS`` (default 60; 0 skips it), the same under cProfile
+   (``bench/arena_profile.py``): the shares of the worker's CPU by where it goes (engine,
+   bot, database, events, service, other).
 
 ``python bench/arena.py [tick] [worker]`` runs the parts named (default both).
 """
@@ -38,6 +42,7 @@ BOTS = int(os.environ.get("BENCH_ARENA_BOTS", "10000"))
 TICKS = int(os.environ.get("BENCH_ARENA_TICKS", "5"))
 SECONDS = float(os.environ.get("BENCH_ARENA_SECONDS", "600"))
 STRATEGY = os.environ.get("BENCH_ARENA_STRATEGY", "heuristic")
+PROFILE_SECONDS = float(os.environ.get("BENCH_ARENA_PROFILE_SECONDS", "60"))
 
 
 def _bots(n: int, tag: str, strategy: str, rated: bool) -> list[int]:
@@ -124,7 +129,8 @@ def tick() -> None:
     )
 
 
-def worker() -> None:
+def _play(ids: list[int], seconds: float, log: Path, **options: object) -> dict[str, float]:
+    """Tick the arena for ``seconds`` with one worker: games finished, moves, worker CPU."""
     from django.conf import settings
 
     from bench.bots_pipeline import _cpu_s, _start_worker, _wait, _worker_pids
@@ -132,36 +138,93 @@ def worker() -> None:
     from bots.arena.models import ArenaPair
     from games.models import Game
 
-    tag = secrets.token_hex(3)
-    ids = _bots(32, tag, STRATEGY, rated=False)
-    log = ROOT / "var" / "bench-arena-worker.log"
-    log.parent.mkdir(exist_ok=True)
-    proc = _start_worker(log)
+    proc = _start_worker(log, **options)  # type: ignore[arg-type]
     tick_s = float(getattr(settings, "ARENA_TICK_S", 10.0))
+    ours = ArenaPair.objects.filter(bot_0_id__in=ids)
+
+    def games() -> list[int]:
+        return [g for p in ours.values_list("game_a_id", "game_b_id") for g in p]
+
+    def moves() -> int:
+        counts = Game.objects.filter(pk__in=games()).values_list("move_count", flat=True)
+        return sum(counts)
+
     try:
         _wait(lambda: b" ready." in log.read_bytes() or proc.poll() is not None, 60, 0.1)
         pids = _worker_pids(proc.pid) + [proc.pid]
+        before = set(games())
+        moves0 = moves()
+        done0 = Game.objects.filter(pk__in=before, status="finished").count()
         cpu0, t0 = _cpu_s(pids), time.perf_counter()
-        ours = ArenaPair.objects.filter(bot_0_id__in=ids)
-        while time.perf_counter() - t0 < SECONDS:
+        while time.perf_counter() - t0 < seconds:
             services.arena_tick()
             time.sleep(tick_s)
         wall = time.perf_counter() - t0
         cpu = _cpu_s(pids) - cpu0
-        game_ids = [g for p in ours.values_list("game_a_id", "game_b_id") for g in p]
-        finished = Game.objects.filter(pk__in=game_ids, status="finished").count()
-        print(
-            f"bench-arena worker: 32 hosted {STRATEGY!r} bots, one worker (-c 1), "
-            f"{wall:.0f} s: {finished} arena games finished = {3600 * finished / wall:.0f} "
-            f"games/hour; worker CPU {cpu:.0f} s = "
-            f"{cpu / finished if finished else float('nan'):.1f} s per finished game; "
-            f"load average {os.getloadavg()[0]:.1f}"
-        )
+        finished = Game.objects.filter(pk__in=games(), status="finished")
+        lengths = list(finished.values_list("move_count", flat=True))
+        return {
+            "wall": wall,
+            "cpu": cpu,
+            "finished": len(lengths) - done0,
+            "moves": moves() - moves0,
+            "length": statistics.mean(lengths) if lengths else float("nan"),
+        }
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)
         _purge()
+
+
+def worker() -> None:
+    import tempfile
+
+    from bench import arena_profile
+
+    tag = secrets.token_hex(3)
+    ids = _bots(32, tag, STRATEGY, rated=False)
+    log = ROOT / "var" / "bench-arena-worker.log"
+    log.parent.mkdir(exist_ok=True)
+    load0 = os.getloadavg()[0]
+    got = _play(ids, SECONDS, log)
+    wall, cpu, finished, moves = got["wall"], got["cpu"], got["finished"], got["moves"]
+    per_move = cpu / moves if moves else float("nan")
+    per_game = per_move * got["length"]
+    print(
+        f"bench-arena worker: 32 hosted {STRATEGY!r} bots, one worker (-c 1), "
+        f"{wall:.0f} s: {finished:.0f} arena games finished = {3600 * finished / wall:.0f} "
+        f"games/hour; worker CPU {cpu:.0f} s = "
+        f"{cpu / finished if finished else float('nan'):.1f} s per finished game; "
+        f"load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+    )
+    # Games run side by side, so a short window ends with many unfinished: the CPU per move
+    # times a game's length says what one finished game costs, whatever the window.
+    print(
+        f"  {moves:.0f} moves: worker CPU {1000 * per_move:.2f} ms per move x "
+        f"{got['length']:.0f} moves a game = {per_game:.2f} s per game "
+        f"(= {3600 / per_game:.0f} games/hour on one fully busy worker process)"
+    )
+    if PROFILE_SECONDS <= 0:
+        return
+    with tempfile.TemporaryDirectory() as directory:
+        got = _play(
+            ids,
+            PROFILE_SECONDS,
+            log.with_suffix(".profile.log"),
+            extra=("--include=bench.arena_profile",),
+            env={"BENCH_PROFILE_DIR": directory},
+        )
+        spent = arena_profile.buckets(Path(directory))
+    total = sum(spent.values()) or float("nan")
+    shares = ", ".join(
+        f"{name} {100 * spent[name] / total:.0f}%"
+        for name in sorted(spent, key=lambda n: -spent[n])
+    )
+    print(
+        f"  where the pool process's CPU goes (cProfile, own time, {PROFILE_SECONDS:.0f} s, "
+        f"{got['moves']:.0f} moves): {shares}; load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 def run(parts: list[str]) -> None:

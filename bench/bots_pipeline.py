@@ -30,7 +30,9 @@ PERSON_MOVES = int(os.environ.get("BENCH_PERSON_MOVES", "80"))
 STRATEGY = os.environ.get("BENCH_STRATEGY", "heuristic")
 
 
-def _start_worker(log: Path) -> subprocess.Popen[bytes]:
+def _start_worker(
+    log: Path, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -50,8 +52,10 @@ def _start_worker(log: Path) -> subprocess.Popen[bytes]:
             "--without-mingle",
             "-l",
             "INFO",
+            *extra,
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
