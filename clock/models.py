@@ -161,6 +161,20 @@ class NotificationPreference(models.Model):
     digest_inapp = models.BooleanField(default=True)
     invitation_email = models.BooleanField(default=True)
     invitation_inapp = models.BooleanField(default=True)
+    # Pushed to the person's devices (the push app), by kind; a device is added only by the
+    # person's own opt-in, so each kind is on until they turn it off.
+    turn_push = models.BooleanField(default=True)
+    over_push = models.BooleanField(default=True)
+    invitation_push = models.BooleanField(default=True)
+    claim_push = models.BooleanField(default=True)
+    round_push = models.BooleanField(default=True)
+    reminder_push = models.BooleanField(default=True)
+    # Quiet hours for pushes, in the person's time zone (an IANA name): from ``quiet_from``
+    # until ``quiet_until`` (across midnight when the end is the smaller); none when either
+    # is empty. A push due then waits until they end.
+    quiet_from = models.TimeField(null=True, blank=True)
+    quiet_until = models.TimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     def __str__(self) -> str:
         return f"preferences of {self.player_id}"

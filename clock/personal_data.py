@@ -38,6 +38,10 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value else None
 
 
+def _plain(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
 def export_clock(subject: personal_data.Subject) -> dict[str, Any]:
     player = subject.player
     prefs = NotificationPreference.objects.filter(player=player).first()
@@ -57,7 +61,7 @@ def export_clock(subject: personal_data.Subject) -> dict[str, Any]:
         "preferences": None
         if prefs is None
         else {
-            name: getattr(prefs, name)
+            name: _plain(getattr(prefs, name))
             for name in (
                 "reminder_email",
                 "reminder_inapp",
@@ -65,6 +69,15 @@ def export_clock(subject: personal_data.Subject) -> dict[str, Any]:
                 "digest_inapp",
                 "invitation_email",
                 "invitation_inapp",
+                "turn_push",
+                "over_push",
+                "invitation_push",
+                "claim_push",
+                "round_push",
+                "reminder_push",
+                "quiet_from",
+                "quiet_until",
+                "time_zone",
             )
         },
         "vacations": [

@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 
 from accounts.languages import in_language_of
 from accounts.models import Player
+from clock import signals
 from clock.models import (
     GameClock,
     Notification,
@@ -51,6 +52,14 @@ def _iso(value: datetime | None) -> str:
     return _("%(when)s UTC") % {"when": value.strftime("%Y-%m-%d %H:%M")}
 
 
+def _announce(notice: dict[str, object]) -> None:
+    """Tell the listeners of a delivered notice; one that fails is logged, never raised into
+    the delivery (the notice is made: its in-app row and e-mail stand)."""
+    for receiver, outcome in signals.notice_delivered.send_robust(sender=deliver, **notice):
+        if isinstance(outcome, Exception):
+            logger.error("notice %s: listener %r failed: %r", notice["key"], receiver, outcome)
+
+
 def deliver(
     player: Player,
     kind: str,
@@ -62,11 +71,23 @@ def deliver(
     inapp: bool,
     email: bool,
 ) -> bool:
-    """Record the reminder once; False when it was already sent (nothing is sent again)."""
+    """Record the reminder once; False when it was already sent (nothing is sent again).
+
+    Once it commits, ``clock.signals.notice_delivered`` tells the apps above (the push app)
+    of it, whatever the in-app and e-mail choices: they keep preferences of their own."""
     with transaction.atomic():
         _, created = ReminderSent.objects.get_or_create(player=player, kind=kind, key=key)
         if not created:
             return False
+        notice = {
+            "player_id": player.pk,
+            "kind": kind,
+            "key": key,
+            "title": title,
+            "body": body,
+            "game_id": game.pk if game is not None else None,
+        }
+        transaction.on_commit(lambda: _announce(notice))
         if inapp:
             Notification.objects.create(player=player, kind=kind, game=game, title=title, body=body)
         address = player.user.email if player.user_id and player.user else ""

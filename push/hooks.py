@@ -9,11 +9,13 @@ never a move.
 from __future__ import annotations
 
 import time
+from typing import Any
 
+from clock import signals as notices
 from games import hooks as game_hooks
-from push import selectors, turns
+from push import preferences, selectors, turns
 from push.services import push_active
-from push.tasks import push_game_over, push_turn
+from push.tasks import push_game_over, push_notice, push_turn
 
 
 def turn_pushed(event: game_hooks.GameEvent) -> None:
@@ -25,7 +27,7 @@ def turn_pushed(event: game_hooks.GameEvent) -> None:
         return
     until = time.time() + turns.watch_s()
     push_turn.apply_async(
-        args=(event.game_id, event.seq, until, 0),
+        kwargs={"game_id": event.game_id, "seq": event.seq, "until": until, "look": 0},
         task_id=f"push-turn:{event.game_id}:{event.seq}:0",
     )
 
@@ -33,10 +35,43 @@ def turn_pushed(event: game_hooks.GameEvent) -> None:
 def result_pushed(event: game_hooks.GameEvent) -> None:
     if not push_active():
         return
-    push_game_over.apply_async(args=(event.game_id,), task_id=f"push-over:{event.game_id}")
+    push_game_over.apply_async(
+        kwargs={"game_id": event.game_id}, task_id=f"push-over:{event.game_id}"
+    )
+
+
+def notice_pushed(
+    sender: Any,
+    *,
+    player_id: int,
+    kind: str,
+    key: str,
+    title: str,
+    body: str,
+    game_id: int | None,
+    **_kwargs: Any,
+) -> None:
+    """The clock delivered a notice (once): push it too, if it is a kind pushed and the
+    person has a device."""
+    if kind not in preferences.SWITCHES or not push_active():
+        return
+    if not selectors.has_devices(player_id=player_id):
+        return
+    push_notice.apply_async(
+        kwargs={
+            "player_id": player_id,
+            "kind": kind,
+            "key": key,
+            "title": title,
+            "body": body,
+            "game_id": game_id,
+        },
+        task_id=f"push-notice:{player_id}:{kind}:{key}",
+    )
 
 
 def install() -> None:
+    notices.notice_delivered.connect(notice_pushed, dispatch_uid="push.notice_pushed")
     game_hooks.on_game_started(turn_pushed, name="push.turn_pushed")
     game_hooks.on_move_committed(turn_pushed, name="push.turn_pushed")
     game_hooks.on_game_finished(result_pushed, name="push.result_pushed")

@@ -18,3 +18,7 @@ def seat_has_devices(*, game_id: int, seat: int) -> bool:
     return PushSubscription.objects.filter(
         player__seats__game_id=game_id, player__seats__position=seat
     ).exists()
+
+
+def has_devices(*, player_id: int) -> bool:
+    return PushSubscription.objects.filter(player_id=player_id).exists()

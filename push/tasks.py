@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime
 from typing import Any
 
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
 from accounts.languages import in_language_of
 from accounts.models import Player
 from games.models import Game
-from push import turns, words
+from push import preferences, turns, words
 from push.delivery import Delivery, notice_deliver
 from push.services import push_active
 
@@ -37,6 +39,7 @@ COMMON: dict[str, Any] = {
 MAX_RETRIES = 8  # about two hours of backoff (30 s, 1 min, 2 min, … 30 min): then dropped
 BACKOFF_S = 30.0
 BACKOFF_MAX_S = 1800.0
+HOP_S = 1800.0  # a push held by quiet hours waits in hops of this long at most
 
 
 def _again(task: Task, done: Delivery, **kwargs: Any) -> None:
@@ -47,7 +50,43 @@ def _again(task: Task, done: Delivery, **kwargs: Any) -> None:
         return  # given up: counted as failures already, one by one
     backoff = min(BACKOFF_S * 2**task.request.retries, BACKOFF_MAX_S)
     wait = max(done.retry_after or 0.0, backoff * random.uniform(0.8, 1.2))
-    raise task.retry(kwargs={**kwargs, "only": done.again}, countdown=wait, max_retries=None)
+    raise task.retry(
+        args=(), kwargs={**kwargs, "only": done.again}, countdown=wait, max_retries=None
+    )
+
+
+def _hold(task: Task, end: datetime, task_id: str, kwargs: dict[str, Any]) -> None:
+    """Run the task again once the quiet hours end, in hops shorter than the broker's
+    visibility timeout (a task waiting longer in a worker would be handed out twice)."""
+    if task.request.is_eager:
+        return  # run inline (a development set-up): held is dropped, never looped on
+    wait = max((end - timezone.now()).total_seconds(), 1.0)
+    task.apply_async(kwargs=kwargs, countdown=min(wait, HOP_S), task_id=task_id)
+
+
+def _send(
+    task: Task,
+    *,
+    player: Player,
+    kind: str,
+    key: str,
+    payload: dict[str, Any],
+    urgency: str = "normal",
+    again: dict[str, Any],
+    hold_id: str,
+) -> int:
+    """The person's wish for ``kind``, then the delivery and its retry."""
+    wish = preferences.wish(player_id=player.pk, kind=kind)
+    if not wish.wanted:
+        return 0
+    if wish.held_until is not None:
+        _hold(task, wish.held_until, hold_id, again)
+        return 0
+    done = notice_deliver(
+        player_id=player.pk, key=key, payload=payload, urgency=urgency, only=again.get("only")
+    )
+    _again(task, done, **{k: v for k, v in again.items() if k != "only"})
+    return done.sent
 
 
 @shared_task(name="push.tasks.push_turn", bind=True, max_retries=None, **COMMON)
@@ -67,22 +106,23 @@ def push_turn(
         # A device's retry does not wait on; nor does a task run inline (it would loop).
         if only is None and not self.request.is_eager and time.time() + wait <= until:
             push_turn.apply_async(
-                args=(game_id, seq, until, look + 1),
+                kwargs={"game_id": game_id, "seq": seq, "until": until, "look": look + 1},
                 countdown=wait,
                 task_id=f"push-turn:{game_id}:{seq}:{look + 1}",
             )
         return 0
     with in_language_of(check.player):
         payload = words.your_turn(check.game, check.seat)
-    done = notice_deliver(
-        player_id=check.player.pk,
+    return _send(
+        self,
+        player=check.player,
+        kind="turn",
         key=f"turn:{game_id}:{seq}",
         payload=payload,
         urgency="high",
-        only=only,
+        again={"game_id": game_id, "seq": seq, "until": until, "look": look + 1, "only": only},
+        hold_id=f"push-turn:{game_id}:{seq}:{look + 1}",
     )
-    _again(self, done, game_id=game_id, seq=seq, until=until, look=look)
-    return done.sent
 
 
 @shared_task(name="push.tasks.push_game_over", **COMMON)
@@ -93,7 +133,8 @@ def push_game_over(game_id: int) -> int:
     recipients = turns.result_recipients(game_id=int(game_id))
     for player, seat in recipients:
         push_result.apply_async(
-            args=(game_id, player.pk, seat), task_id=f"push-over:{game_id}:{player.pk}"
+            kwargs={"game_id": game_id, "player_id": player.pk, "seat": seat},
+            task_id=f"push-over:{game_id}:{player.pk}",
         )
     return len(recipients)
 
@@ -108,6 +149,49 @@ def push_result(
         return 0
     with in_language_of(player):
         payload = words.game_over(game, int(seat))
-    done = notice_deliver(player_id=player.pk, key=f"over:{game_id}", payload=payload, only=only)
-    _again(self, done, game_id=game_id, player_id=player_id, seat=seat)
-    return done.sent
+    return _send(
+        self,
+        player=player,
+        kind="over",
+        key=f"over:{game_id}",
+        payload=payload,
+        again={"game_id": game_id, "player_id": player_id, "seat": seat, "only": only},
+        hold_id=f"push-over:{game_id}:{player_id}:held",
+    )
+
+
+@shared_task(name="push.tasks.push_notice", bind=True, max_retries=None, **COMMON)
+def push_notice(
+    self: Task,
+    player_id: int,
+    kind: str,
+    key: str,
+    title: str,
+    body: str,
+    game_id: int | None = None,
+    only: list[int] | None = None,
+) -> int:
+    """One of the clock's notices (an invitation or its answer, a claim, a reminder), in the
+    words the clock wrote in the person's language: it keeps no row of them when the
+    person reads no notices in the app, so they travel with the task."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None or not push_active():
+        return 0
+    game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
+    return _send(
+        self,
+        player=player,
+        kind=kind,
+        key=f"{kind}:{key}",
+        payload=words.notice(kind=kind, title=title, body=body, game=game),
+        again={
+            "player_id": player_id,
+            "kind": kind,
+            "key": key,
+            "title": title,
+            "body": body,
+            "game_id": game_id,
+            "only": only,
+        },
+        hold_id=f"push-notice:{player_id}:{kind}:{key}:held",
+    )

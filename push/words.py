@@ -55,3 +55,23 @@ def game_over(game: Game, seat: int) -> dict[str, Any]:
         url=table_url(game),
         tag=f"game-{game.public_id}",
     )
+
+
+BODY_MAX = 300  # a push is a glance: the page it opens says the rest
+
+
+def notice(*, kind: str, title: str, body: str, game: Game | None) -> dict[str, Any]:
+    """One of the clock's notices, in the words the clock wrote (the recipient's language).
+
+    An invitation opens My games (where it is accepted or declined), anything else about a
+    game its table, anything else the notifications page."""
+    if body and len(body) > BODY_MAX:
+        body = body[: BODY_MAX - 1].rsplit(" ", 1)[0] + "…"
+    if kind == "invitation":
+        url = reverse("my-games")
+    elif game is not None:
+        url = table_url(game)
+    else:
+        url = reverse("clock:notifications")
+    tag = f"{kind}-{game.public_id}" if game is not None else kind
+    return payload(title=title, body=body, url=url, tag=tag)

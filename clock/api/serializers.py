@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from clock.models import Notification, NotificationPreference
+from clock.quiet import zone_names
 
 
 class NotificationSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -34,7 +36,21 @@ class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
             "digest_inapp",
             "invitation_email",
             "invitation_inapp",
+            "turn_push",
+            "over_push",
+            "invitation_push",
+            "claim_push",
+            "round_push",
+            "reminder_push",
+            "quiet_from",
+            "quiet_until",
+            "time_zone",
         ]
+
+    def validate_time_zone(self, value: str) -> str:
+        if value not in zone_names():
+            raise serializers.ValidationError(_("Not a time zone we know."))
+        return value
 
 
 class MarkReadSerializer(serializers.Serializer[Any]):

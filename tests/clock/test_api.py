@@ -62,11 +62,27 @@ def test_preferences_default_on_and_each_can_be_turned_off() -> None:
         "digest_inapp": True,
         "invitation_email": True,
         "invitation_inapp": True,
+        "turn_push": True,
+        "over_push": True,
+        "invitation_push": True,
+        "claim_push": True,
+        "round_push": True,
+        "reminder_push": True,
+        "quiet_from": None,
+        "quiet_until": None,
+        "time_zone": "UTC",
     }
     r = api.patch("/api/v1/notifications/preferences/", {"digest_email": False}, format="json")
     assert r.status_code == 200 and r.json()["digest_email"] is False
     assert api.get("/api/v1/notifications/preferences/").json()["digest_email"] is False
     bad = api.patch("/api/v1/notifications/preferences/", {"digest_email": "maybe"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"]
+    quiet = {"quiet_from": "22:00", "quiet_until": "07:30", "time_zone": "Europe/Vilnius"}
+    r = api.patch("/api/v1/notifications/preferences/", quiet, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["quiet_from"] == "22:00:00" and r.json()["time_zone"] == "Europe/Vilnius"
+    nowhere = {"time_zone": "Mars/Olympus_Mons"}
+    bad = api.patch("/api/v1/notifications/preferences/", nowhere, format="json")
     assert bad.status_code == 400 and bad.json()["code"]
 
 
