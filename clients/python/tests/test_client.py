@@ -23,14 +23,15 @@ def test_refusals_raise_the_error_of_their_code() -> None:
     }
 
     def handler(request: httpx.Request) -> httpx.Response:
-        code = json.loads(request.content)["action"]
+        code = request.headers["X-Code"]
         status = answers[code][0]
         return httpx.Response(status, json={"code": code, "message": "No.", "extra": {"k": 1}})
 
     client, waits = _client(handler)
     for code, (status, cls) in answers.items():
         with pytest.raises(cls) as caught:
-            client.move("g_1", code, expected_seq=3, seat=1)
+            client.http.headers["X-Code"] = code
+            client.move("g_1", "AS", expected_seq=3, seat=1)
         assert (caught.value.code, caught.value.status, caught.value.extra) == (
             code,
             status,
@@ -57,7 +58,11 @@ def test_a_move_is_retried_with_the_same_idempotency_key() -> None:
     assert keys == {"move:g_1:1:3"}
     assert seen[0].headers["Authorization"] == "Bearer tok"
     assert str(seen[0].url) == "http://club.test/api/v1/games/g_1/moves/"
-    assert json.loads(seen[0].content) == {"action": "AS", "expected_seq": 3, "seat": 1}
+    assert json.loads(seen[0].content) == {
+        "action": {"card": "AS"},
+        "expected_seq": 3,
+        "seat": 1,
+    }
     assert waits == [0.2, 0.4]
 
 

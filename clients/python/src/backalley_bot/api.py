@@ -40,9 +40,11 @@ def play(
     name: str | None = None,
     seat: int | None = None,
     max_moves: int | None = None,
+    stream_timeout: int = 600,
 ) -> int:
     """Play the seat (``seat``, or that of the bot ``name``, or the token's own) until the
-    game ends or ``max_moves`` moves are made; returns the number of moves made."""
+    game ends or ``max_moves`` moves are made; returns the number of moves made.
+    ``stream_timeout``: how long one stream stays open before it is reopened."""
     state = client.game(game)
     if seat is None:
         seat = seat_of(state, name)
@@ -69,7 +71,7 @@ def play(
                 return made
             continue
         if feed is None:
-            feed = client.events(game, seat=seat, since=seen)
+            feed = client.events(game, seat=seat, since=seen, timeout=stream_timeout)
         for event in feed:
             if event.get("type") in END_EVENTS:
                 return made

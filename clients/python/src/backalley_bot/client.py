@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+import backalley_engine as ba
 from backalley_bot.errors import ApiError, TransportError, error_from
 from backalley_bot.retry import backoff
 from backalley_bot.stream import Event, EventStream
@@ -124,9 +125,10 @@ class Client:
         seat: int | None = None,
         key: str | None = None,
     ) -> dict[str, Any]:
-        """Play ``action`` (text such as ``"AS"``, ``"pass"``, ``"3"``, or the JSON form).
+        """Play ``action`` (text such as ``"AS"``, ``"pass"``, ``"3"``, or the JSON form
+        ``{"card": "AS"}``, ``{"bid": 3}``).
         The key defaults to one derived from the game, the seat and ``expected_seq``."""
-        body: dict[str, Any] = {"action": action, "expected_seq": expected_seq}
+        body: dict[str, Any] = {"action": action_json(action), "expected_seq": expected_seq}
         if seat is not None:
             body["seat"] = seat
         key = key or f"move:{game}:{seat}:{expected_seq}"
@@ -151,7 +153,7 @@ class Client:
 
     # -- premoves and claims -----------------------------------------------------------
     def premove(self, game: str, action: Action, *, seat: int | None = None) -> Any:
-        body = {"action": action, **_seat(seat)}
+        body = {"action": action_json(action), **_seat(seat)}
         return self.request("PUT", f"/games/{game}/premove/", json=body)
 
     def premove_get(self, game: str, *, seat: int | None = None) -> Any:
@@ -202,6 +204,18 @@ class Client:
         if bot is not None:
             body["bot"] = bot
         return dict(self.request("POST", "/tokens/", json=body))
+
+
+def action_json(action: Action) -> Mapping[str, Any]:
+    """The JSON form the service takes (``{"card": "AS"}``, ``{"bid": 3}``) of an action
+    given as text; the JSON form is passed as it is.
+
+    >>> action_json("10h"), action_json("pass"), action_json({"bid": 2})
+    ({'card': 'TH'}, {'bid': 'pass'}, {'bid': 2})
+    """
+    if isinstance(action, str):
+        return dict(ba.action_to_json(ba.parse_action(action.strip())))
+    return action
 
 
 def _seat(seat: int | None) -> dict[str, Any]:
