@@ -6,6 +6,7 @@ game made is printed as a line of JSON: its ids, seed, schedule and the seats' t
 
 * ``people N FIRST LAST``: N started unrated games of four people, deals FIRST to LAST;
 * ``bots FIRST LAST``: a started game of four hosted bots (random strategy), deals FIRST..LAST;
+* ``webhooks URL FIRST LAST``: the same with four webhook bots answering at URL;
 * ``rated N``: N rated (whole) games of four people, played to one move before the end;
 * ``rate K GAME_PK...``: K more copies of each game's rating task, sent to the broker at
   once (the workers race for them).
@@ -42,7 +43,11 @@ class Table:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        return cls(data["id"], data["pk"], data["seed"], data["tokens"], data.get("schedule"))
+        """The game as the preparing process left it (its moves made by the same policy)."""
+        table = cls(data["id"], data["pk"], data["seed"], data["tokens"], data.get("schedule"))
+        while table.state.move_count < data.get("move_count", 0):
+            table.state.apply(api_prep.policy(table.state))
+        return table
 
     def next_move(self) -> tuple[int, int, dict[str, Any]]:
         """The seat to act, the expected seq and the body of the clients' move (the policy of
@@ -128,6 +133,7 @@ def _table_json(game: Any, tokens: list[str]) -> str:
             "seed": game.seed,
             "tokens": tokens,
             "schedule": schedule,
+            "move_count": game.move_count,
         }
     )
 
@@ -168,6 +174,27 @@ def _bots(first: str, last: str) -> None:
     print(_table_json(game, []))
 
 
+def _webhooks(url: str, first: str, last: str) -> None:
+    from django.contrib.auth import get_user_model
+
+    from bots.models import BotKind
+    from bots.services import bot_create
+    from games.services import game_create
+
+    ((host, _),) = api_prep.make_players(1)
+    owner = get_user_model().objects.get(pk=host.user_id)
+    bots = [
+        bot_create(owner=owner, name=f"{host.name}w{i}", kind=BotKind.WEBHOOK, webhook_url=url)[0]
+        for i in range(4)
+    ]
+    game = game_create(
+        creator=host,
+        seats=[b.player for b in bots],
+        options={"rated": False, "schedule": {"first": int(first), "last": int(last)}},
+    )
+    print(_table_json(game, []))
+
+
 def _rated(count: str) -> None:
     from games.services import game_create
 
@@ -195,6 +222,7 @@ def _rate(copies: str, *game_pks: str) -> None:
 COMMANDS: dict[str, Callable[..., None]] = {
     "people": _people,
     "bots": _bots,
+    "webhooks": _webhooks,
     "rated": _rated,
     "rate": _rate,
 }

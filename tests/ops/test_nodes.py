@@ -4,7 +4,11 @@ PostgreSQL and one Redis, all of the test's own and each a process group of its 
 
 Shown here: a move posted through one node reaches the streams held on the other by the
 push (the periodic check is set far beyond the bound asserted); a game of four hosted bots is
-played to its end by both workers together, each turn once.
+played to its end by both workers together, each turn once; rated games are rated once with
+both workers racing for copies of their rating tasks (and the ladder is the one a recompute
+gives); a web node killed mid-stream leaves its clients to resume on the other through the
+balancer by Last-Event-ID, nothing missed and nothing twice; a worker killed mid-turn loses
+nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ def cluster() -> Iterator[nodes.Cluster]:
         "LIVE_CHECK_INTERVAL": str(CHECK_INTERVAL_S),
         # A task whose worker was killed goes back to the queue after this long.
         "CELERY_VISIBILITY_TIMEOUT": "5",
+        "BOTS_WEBHOOK_TIMEOUT_S": "10",  # a held turn outlasts the kill
     }
     with nodes.Cluster(
         web=WEB, workers=2, balancer=True, env=env, worker_log_level="INFO"
@@ -244,4 +249,151 @@ def test_a_game_of_four_hosted_bots_is_played_to_the_end_by_both_workers(
             f"{w.name} {sum(1 for _, what in t if what == 'played')}"
             for w, t in zip(cluster.workers, by_worker, strict=True)
         )
+    )
+
+
+RATED = re.compile(r"ladder\.tasks\.rate_game\[[^\]]+\] succeeded in [0-9.]+s: (\d+)")
+
+
+def ladder_rows(cluster: nodes.Cluster) -> dict[str, list[tuple[Any, ...]]]:
+    """The ladder as it stands: ratings, records and each game's changes."""
+    return {
+        "players": sql(
+            cluster,
+            "SELECT player_id, rating, games, wins, draws, losses, trend FROM ladder_playerrating"
+            " ORDER BY player_id",
+        ),
+        "pairs": sql(
+            cluster,
+            "SELECT team_id, rating, games, wins, draws, losses FROM ladder_pairrating"
+            " ORDER BY team_id",
+        ),
+        "changes": sql(
+            cluster,
+            "SELECT game_id, player_id, seat, k, expected, result FROM ladder_ratingchange"
+            " ORDER BY game_id, player_id",
+        ),
+    }
+
+
+def test_rated_games_are_rated_once_with_both_workers_racing(
+    cluster: nodes.Cluster, on_failure: None
+) -> None:
+    tables = [Table.from_json(t) for t in make(cluster.env(), "rated", "2")]
+    # The two last moves at once, one through each node: each game's rating task is sent by
+    # the node that finished it.
+    threads = [
+        threading.Thread(target=t.post_move, args=(cluster.web_url(i),))
+        for i, t in enumerate(tables)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert all(t.state.is_terminal() for t in tables)
+    copies = 10  # and ten more copies of each, that both workers race for
+    list(make(cluster.env(), "rate", str(copies), *(str(t.pk) for t in tables)))
+    expected_tasks = len(tables) * (copies + 1)
+
+    def rated() -> list[int]:
+        return [int(n) for w in cluster.workers for n in RATED.findall(w.log(None))]
+
+    nodes.wait_until(lambda: len(rated()) >= expected_tasks, 120, "every rating task", 0.2)
+    assert sum(rated()) == len(tables)  # the games rated: each once, by one task
+    by_worker = [len(RATED.findall(w.log(None))) for w in cluster.workers]
+    assert all(by_worker), by_worker  # both workers took some of them
+    pks = [t.pk for t in tables]
+    (marked,) = sql(cluster, "SELECT count(*) FROM ladder_ratedgame WHERE game_id = ANY(%s)", pks)
+    assert marked[0] == len(tables)
+    before = ladder_rows(cluster)
+    assert [g for g, *_ in before["changes"]].count(pks[0]) == 4
+    assert [g for g, *_ in before["changes"]].count(pks[1]) == 4
+    recomputed = cluster.manage("recompute_ratings", "--no-progress")
+    assert recomputed.returncode == 0, recomputed.stderr
+    assert ladder_rows(cluster) == before  # the ladder the races left is the one replayed
+    print(f"rating tasks taken by each worker: {by_worker}")
+
+
+def test_a_web_node_killed_mid_stream_its_clients_resume_through_the_balancer(
+    cluster: nodes.Cluster, on_failure: None
+) -> None:
+    (data,) = make(cluster.env(), "people", "1", "11", "15")  # 64 moves
+    table = Table.from_json(data)
+    # Eight streams through the balancer, two for each seat, spread over both nodes.
+    streams = [Stream(cluster.url, table, i % 4).start() for i in range(8)]
+    for stream in streams:
+        assert stream.connected.wait(60), stream.refusals
+    held = {s.served_by[0] for s in streams}
+    assert held == {"web0", "web1"}, held
+    cut = [s for s in streams if s.served_by[0] == "web0"]
+    killed_at = None
+    while not table.state.is_terminal():
+        table.post_move(cluster.url)  # through the balancer, retried across the kill
+        if table.state.move_count == 20:
+            cluster.webs[0].kill()  # SIGKILL of its process group
+            killed_at = time.monotonic()
+        time.sleep(0.05)
+    assert killed_at is not None
+    for seat, stream in enumerate(streams):
+        stream.join(120)
+        # Every event of the seat's feed, in order, each once: nothing missed across the
+        # reconnection and nothing repeated.
+        assert stream.events == feed(cluster.url, table, seat % 4), (seat, stream.served_by)
+    assert all(s.cuts >= 1 and s.served_by[-1] == "web1" for s in cut), [
+        (s.cuts, s.served_by) for s in cut
+    ]
+    print(
+        f"web0 killed at move 20: {len(cut)} of {len(streams)} streams were on it, resumed on"
+        f" web1 by Last-Event-ID; {sum(s.cuts for s in streams)} reconnections in all"
+    )
+
+
+class HoldTurn:
+    """Webhook behaviour: the bots' turn at ``seq`` is held (the first time it is asked)
+    until released; every turn is answered with its first legal action."""
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+        self.asked = 0
+
+    def __call__(self, payload: dict[str, Any]) -> tuple[int, bytes, float]:
+        if payload["seq"] == self.seq:
+            self.asked += 1
+            if self.asked == 1:
+                self.arrived.set()
+                self.release.wait(60)
+        return 200, json.dumps({"action": payload["legal_actions"][0]}).encode(), 0.0
+
+
+def test_a_worker_killed_mid_bot_turn_loses_nothing(
+    cluster: nodes.Cluster, on_failure: None
+) -> None:
+    from tests.bots.helpers import WebhookServer
+
+    hold = HoldTurn(seq=30)
+    hooks = WebhookServer(behaviour=hold).start()  # type: ignore[arg-type]
+    try:
+        # Four webhook bots, deals 10 to 16 (4, 3, 2, 1, 2, 3, 4 cards): 104 moves.
+        (game,) = make(cluster.env(), "webhooks", hooks.url, "10", "16")
+        assert hold.arrived.wait(120), "the held turn never came"
+        mark = f"play_bot_turn[bot-turn:{game['pk']}:{hold.seq}] received"
+        nodes.wait_until(lambda: any(mark in w.log(None) for w in cluster.workers), 10, mark)
+        victim = next(w for w in cluster.workers if mark in w.log(None))
+        victim.kill()  # SIGKILL mid-turn: the task is not acknowledged
+        hold.release.set()
+        killed = time.monotonic()
+        count = wait_finished(cluster, game["pk"], 300)
+        took = time.monotonic() - killed
+    finally:
+        hold.release.set()
+        hooks.stop()
+    assert_log_whole(cluster, game["pk"], count)
+    # The turn was asked again (the task returned to the queue after the visibility
+    # timeout, taken by the other worker) and its move landed once.
+    assert hold.asked == 2, hold.asked
+    print(
+        f"{victim.name} killed mid-turn at move {hold.seq}: the game finished {took:.1f} s"
+        f" later at move {count}, every move once"
     )
