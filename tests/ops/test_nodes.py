@@ -47,6 +47,9 @@ def cluster() -> Iterator[nodes.Cluster]:
         # A task whose worker was killed goes back to the queue after this long.
         "CELERY_VISIBILITY_TIMEOUT": "5",
         "BOTS_WEBHOOK_TIMEOUT_S": "10",  # a held turn outlasts the kill
+        # A run of hosted bots' turns (docs/bots.md) yields after this long, so that the
+        # next run's task goes to whichever worker is free: both play the game.
+        "BOTS_RUN_SLICE_S": "0.05",
     }
     with nodes.Cluster(
         web=WEB, workers=2, balancer=True, env=env, worker_log_level="INFO"
@@ -238,15 +241,12 @@ def test_a_game_of_four_hosted_bots_is_played_to_the_end_by_both_workers(
     count = wait_finished(cluster, game["pk"], 300)
     assert_log_whole(cluster, game["pk"], count)
     by_worker = [bot_turns(w, game["pk"]) for w in cluster.workers]
-    played = sorted(seq for turns in by_worker for seq, what in turns if what == "played")
-    assert played == list(range(count)), by_worker  # each turn (its expected seq) once
-    assert all(any(what == "played" for _, what in turns) for turns in by_worker), [
-        len(turns) for turns in by_worker
-    ]
+    # Each run of turns is one task; both workers ran some (the log shows each move once).
+    assert all(any(what == "played" for _, what in turns) for turns in by_worker), by_worker
     print(
         "bot turns played by each worker: "
         + ", ".join(
-            f"{w.name} {sum(1 for _, what in t if what == 'played')}"
+            f"{w.name} {sum(1 for _, what in t if what == 'played')} runs"
             for w, t in zip(cluster.workers, by_worker, strict=True)
         )
     )
