@@ -43,7 +43,7 @@ def option(args: list[str], name: str) -> str | None:
 
 
 def test_the_services_are_all_there() -> None:
-    assert set(SERVICES) == {"postgres", "redis", *APP_SERVICES, "backup"}
+    assert set(SERVICES) == {"postgres", "redis", *APP_SERVICES, "backup", "balancer"}
     assert SERVICES["postgres"]["image"].startswith("postgres:")
     assert SERVICES["redis"]["image"].startswith("redis:")
 
@@ -112,7 +112,7 @@ def test_web_runs_gunicorn_with_uvicorn_workers_on_the_asgi_application() -> Non
     bind = option(args, "--bind")
     assert bind is not None
     port = bind.rsplit(":", 1)[1]
-    assert any(str(p).split(":")[-1] == port for p in SERVICES["web"]["ports"])
+    assert port in [str(p) for p in SERVICES["web"]["expose"]]  # the balancer publishes it
     # Streams and long polls hold sockets: the web service may open many files.
     assert SERVICES["web"]["ulimits"]["nofile"]["soft"] >= 16384
     # gunicorn's --timeout is a uvicorn worker's heartbeat; the stream cap must still fit
@@ -242,3 +242,46 @@ def test_the_backup_service_runs_the_backup_command_into_its_volume() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert "postgresql-client-" in text  # pg_dump and pg_restore in the image
     assert f"postgres:{text.split('ARG PG_MAJOR=')[1].split()[0]}" == SERVICES["postgres"]["image"]
+
+
+def test_the_balancer_fronts_every_web_replica_and_alone_publishes_the_port() -> None:
+    """`--scale web=N --scale worker=M`: the web replicas publish no host port (they would
+    clash); HAProxy, with the repository's config, finds each by Docker's DNS and checks it
+    with the health URL; beat is never scaled (one schedule)."""
+    balancer = SERVICES["balancer"]
+    assert balancer["image"].startswith("haproxy:")
+    assert "ports" not in SERVICES["web"] and "8000" in [str(p) for p in SERVICES["web"]["expose"]]
+    assert [str(p) for p in balancer["ports"]] == ["8000:8000"]
+    assert balancer["depends_on"]["web"]["condition"] == "service_healthy"
+    source, target = balancer["volumes"][0].split(":")[:2]
+    assert target == "/usr/local/etc/haproxy/haproxy.cfg"
+    config = (ROOT / source).read_text()
+    assert re.search(r"^\s*server-template web \d+ web:8000 check .*resolvers docker", config, re.M)
+    assert "option httpchk GET /healthz/" in config
+    resolve("/healthz/")
+    # No balancer timeout cuts a stream short (docs/live.md: up to an hour).
+    assert re.search(r"^\s*timeout server 1h$", config, re.M)
+    assert re.search(r"^\s*timeout client 1h$", config, re.M)
+    assert "option forwardfor" in config
+    assert SERVICES["web"]["environment"]["DJANGO_NUM_PROXIES"] == "${DJANGO_NUM_PROXIES:-1}"
+    head = (ROOT / "docker-compose.yml").read_text().split("\n\n")[0]
+    assert "--scale web=N --scale worker=M" in head
+    assert "deploy" not in SERVICES["beat"]  # no replicas for beat
+
+
+def test_the_balancer_config_is_valid_haproxy() -> None:
+    import shutil
+    import subprocess
+
+    haproxy = shutil.which("haproxy")
+    if haproxy is None:
+        pytest.skip("haproxy is not installed (make haproxy)")
+    # Docker's resolver is not reachable here; the check needs only the syntax.
+    done = subprocess.run(
+        [haproxy, "-c", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
