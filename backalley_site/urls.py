@@ -50,6 +50,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/push/", include("push.api.urls")),
     path("api/v1/daylong/", include("daylong.api.urls")),
+    path("daylong/", include("daylong.urls")),
 ]
 
 # JSON errors in the one shape under /api/, HTML pages elsewhere (used when DEBUG is off).

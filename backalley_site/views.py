@@ -16,11 +16,24 @@ from django.views.decorators.cache import never_cache
 
 from backalley_site import health, metrics
 from backalley_site.errors import error_body
+from daylong import selectors as daylong_selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
     greeted = bool(request.session.pop("greeted", False))
-    return render(request, "home.html", {"greeted": greeted})
+    return render(request, "home.html", {"greeted": greeted, "daily": _daily()})
+
+
+def _daily() -> dict[str, Any] | None:
+    """Today's daylong for the home page: its title, entrants and when it closes."""
+    event = daylong_selectors.current_daily()
+    if event is None:
+        return None
+    return {
+        "event": event,
+        "title": daylong_selectors.event_title(event),
+        "entries": event.entries.count(),
+    }
 
 
 def privacy(request: HttpRequest) -> HttpResponse:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
 from itertools import count
 from typing import Any
+
+from django.utils import timezone
 
 from accounts.models import Player
 from bots.models import Bot, BotKind
@@ -90,3 +95,40 @@ def play_board(event: Event, player: Player) -> Table:
         play_out(table.game)
     table.refresh_from_db()
     return table
+
+
+@contextmanager
+def eagerly() -> Iterator[None]:
+    """Tasks enqueued on commit (the bots' turns, the scoring) run in the committing thread."""
+    from backalley_site.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+def pages_world(me: Player, others: list[Player]) -> dict[str, Event]:
+    """Daylongs for the pages' tests: today's (on the home page), an open one where ``me``
+    has finished stage 1 and is playing stage 2 among ``others`` who finished stage 1,
+    and a closed one with a finished table and one called off (its tables page)."""
+    with eagerly():
+        daily = services.daily_event_ensure(day=timezone.now().date())
+        live = event(title="Short stages for everyone", pool_size=1)
+        for p in [me, *others]:
+            services.entry_create(event_id=live.pk, player=p)
+            play_board(live, p)
+        services.board_play_next(event_id=live.pk, player=me)
+        closed = event(title="Yesterday's short stages", pool_size=1)
+        for p in (me, others[0]):
+            services.entry_create(event_id=closed.pk, player=p)
+        play_board(closed, me)
+        services.board_play_next(event_id=closed.pk, player=others[0])
+        Event.objects.filter(pk=closed.pk).update(
+            starts_at=timezone.now() - timedelta(days=1, minutes=1),
+            ends_at=timezone.now() - timedelta(minutes=1),
+        )
+        services.event_close(event_id=closed.pk)
+    return {"daily": daily, "live": live, "closed": closed}

@@ -21,6 +21,7 @@ from bots.house import house_bots_ensure
 from games import invitations
 from ladder.recompute import ladder_recompute
 from tests.conftest import TEST_OUTPUT
+from tests.daylong.helpers import pages_world
 from tests.factories import PASSWORD, ApiTokenFactory, PlayerFactory
 from tests.ladder.helpers import played_game
 from tests.tournaments.helpers import event, pairs
@@ -64,10 +65,12 @@ def _visible_text(page: Any) -> str:
 def _names() -> list[str]:
     """What a page may show as it is, in any language: people's and bots' names, event
     names, the brand."""
+    from daylong.models import Event
     from tournaments.models import Tournament
 
     names = list(Player.objects.values_list("name", flat=True))
     names += list(Tournament.objects.values_list("name", flat=True))
+    names += list(Event.objects.values_list("title", flat=True))
     return [*names, "Back Alley Club", "Back Alley"]
 
 
@@ -90,6 +93,7 @@ def test_every_page_in_each_language_fits_and_has_no_english_left(
     ApiTokenFactory(user=me.user, name="phone", scopes=["read", "play", "bot"])
     tournament = event(name="Friday evening event")
     pairs(tournament, 3)
+    daylongs = pages_world(me, others)
     client = Client()
     client.force_login(me.user)
     pages = {
@@ -110,6 +114,10 @@ def test_every_page_in_each_language_fits_and_has_no_english_left(
         "notifications": "/notifications/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{tournament.pk}/",
+        "daylongs": "/daylong/",
+        "daylong": f"/daylong/{daylongs['live'].pk}/",
+        "daylong-closed": f"/daylong/{daylongs['closed'].pk}/",
+        "daylong-tables": f"/daylong/{daylongs['closed'].pk}/tables/",
         "arena": "/arena/",
         "arena-bot": "/arena/bots/house-heuristic/",
     }

@@ -15,6 +15,7 @@ from games import invitations
 from games.models import Game
 from ladder.recompute import ladder_recompute
 from tests.conftest import TEST_OUTPUT
+from tests.daylong.helpers import pages_world
 from tests.factories import ApiTokenFactory, PlayerFactory
 from tests.ladder.helpers import played_game
 from tests.tournaments.helpers import event, pairs
@@ -55,6 +56,7 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
     ApiTokenFactory(user=me.user, name="my phone's bot runner", scopes=["read", "play", "bot"])
     tournament = event(name="Friday evening Swiss for everyone")
     pairs(tournament, 3)
+    daylongs = pages_world(me, others)
     client = Client()
     client.force_login(me.user)
     ctx = browser.new_context(**SIZES[size])
@@ -80,6 +82,10 @@ def test_every_page_fits_the_window_and_passes_an_accessibility_scan(
         "notifications": "/notifications/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{tournament.pk}/",
+        "daylongs": "/daylong/",
+        "daylong": f"/daylong/{daylongs['live'].pk}/",
+        "daylong-closed": f"/daylong/{daylongs['closed'].pk}/",
+        "daylong-tables": f"/daylong/{daylongs['closed'].pk}/tables/",
         "arena": "/arena/",
         "arena-bot": "/arena/bots/house-heuristic/",
         "login": "/accounts/login/",

@@ -1,0 +1,108 @@
+"""The daylong pages: the list, an event (its stages, the Enter and Play buttons, the
+reader's breakdown and the standings as the reader may see them) and, once closed, every
+table with its record and seed. Thin: selectors to read, services to write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import Player
+from accounts.services import player_for_user
+from backalley_site.errors import DomainError
+from bots import house
+from daylong import selectors, services
+from daylong.errors import EventNotFound
+from daylong.models import Event
+
+
+def _event(pk: int) -> Event:
+    try:
+        return selectors.event_get(event_id=pk)
+    except EventNotFound:
+        raise Http404(_("No such daylong.")) from None
+
+
+def _reader(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(user=request.user).first()
+
+
+def _strength(key: str) -> Any:
+    found = house.STRENGTHS.get(key)
+    return found.label if found else key
+
+
+def _row(event: Event) -> dict[str, Any]:
+    return {
+        "event": event,
+        "title": selectors.event_title(event),
+        "state": selectors.event_state(event),
+    }
+
+
+def daylong_list_page(request: HttpRequest) -> HttpResponse:
+    rows = [_row(e) for e in selectors.event_list(limit=100)]
+    return render(request, "daylong/list.html", {"rows": rows})
+
+
+def daylong_page(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(pk)
+    me = _reader(request)
+    entry = None if me is None else selectors.entry_of(event=event, player=me)
+    playing = None if entry is None else selectors.playing_table(entry=entry)
+    table = selectors.standings_for(event=event, viewer=me)
+    return render(
+        request,
+        "daylong/detail.html",
+        {
+            **_row(event),
+            "boards": selectors.boards_of(event=event),
+            "partner": _strength(event.partner_strength),
+            "opponents": _strength(event.opponent_strength),
+            "me": me,
+            "entry": entry,
+            "playing": playing,
+            "next_board": None if entry is None else selectors.next_board(entry=entry),
+            "breakdown": [] if entry is None else selectors.breakdown(entry=entry),
+            "standings": table,
+        },
+    )
+
+
+def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every table of a closed event: its entrant, version, result, record and seed."""
+    event = _event(pk)
+    records = selectors.tables_after_close(event=event) if event.closed_at else []
+    return render(request, "daylong/tables.html", {**_row(event), "records": records})
+
+
+@login_required
+@require_POST
+def enter(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.entry_create(event_id=pk, player=player_for_user(request.user))
+        messages.success(request, _("You are entered: play the first stage whenever you like."))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("daylong:detail", args=[pk]))
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, pk: int) -> HttpResponse:
+    """To the entrant's table: the stage being played, else a new one for the next."""
+    try:
+        table = services.board_play_next(event_id=pk, player=player_for_user(request.user))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect(reverse("daylong:detail", args=[pk]))
+    return redirect(reverse("game-table", args=[table.game.public_id]))
