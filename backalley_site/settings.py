@@ -378,6 +378,13 @@ BOTS_MAX_CONSECUTIVE_FAULTS = env.int("BOTS_MAX_CONSECUTIVE_FAULTS", default=5)
 # A task that plays a hosted bot plays on through the game's next hosted bots for at most
 # this many seconds (bots/runs.py, docs/bots.md), then hands the rest back to the queue.
 BOTS_RUN_SLICE_S = env.float("BOTS_RUN_SLICE_S", default=2.0)
+# A bot turn that has waited this long is asked for again by the beat (bots/stalled.py): the
+# backstop for a task lost with a worker killed as it took it off the broker.
+BOTS_STALLED_AFTER_S = env.float("BOTS_STALLED_AFTER_S", default=120.0)
+CELERY_BEAT_SCHEDULE["bots-resume-stalled"] = {
+    "task": "bots.tasks.resume_stalled_turns",
+    "schedule": 60.0,
+}
 # Webhook secrets are derived from this key and a per-bot nonce (only the nonce is stored).
 # A key of its own (not SECRET_KEY), so rotating either one leaves the other alone.
 if PRODUCTION:
