@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from backalley_engine.constants import partner_of
 from backalley_site.errors import NotFoundError
+from games import dealsets
 from games.models import Game, GameStatus, Seat
 from ladder import rating
 from ladder.models import PairRating, PairRatingChange, PlayerRating, RatingChange
@@ -139,9 +140,17 @@ class RecentGame:
 
 
 def recent_games(player: Player, limit: int = 20) -> list[RecentGame]:
-    """The player's latest games (finished first by finishing time, then the others)."""
+    """The player's latest games (finished first by finishing time, then the others).
+
+    A game dealt from cards others may still be playing (a duplicate round's or a
+    daylong's deal set whose seed is not yet public) is left out until the seed is: its
+    result, or watching it, would tell those others about their own cards."""
+    secret = dealsets.with_seed_public(Game.objects.filter(deal_set__isnull=False)).filter(
+        **{dealsets.ANNOTATION: False}
+    )
     query = (
         Seat.objects.filter(player=player)
+        .exclude(game_id__in=secret.values("pk"))
         .select_related("game")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("player")))
         .order_by("-game__finished_at", "-game__created_at", "-game_id")[:limit]
