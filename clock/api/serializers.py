@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clock.models import Notification, NotificationPreference
@@ -26,7 +27,18 @@ class NotificationSerializer(serializers.ModelSerializer):  # type: ignore[type-
         return obj.read_at is not None
 
 
+@extend_schema_field(
+    {"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$", "example": "22:00"}
+)
+class WallClockField(serializers.TimeField):
+    """A time of day on the person's own clock ("22:00" or "22:00:00", no zone: the zone is the
+    preference's ``time_zone``). OpenAPI's "time" format would ask for an offset."""
+
+
 class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    quiet_from = WallClockField(allow_null=True, required=False)
+    quiet_until = WallClockField(allow_null=True, required=False)
+
     class Meta:
         model = NotificationPreference
         fields = [

@@ -17,6 +17,9 @@ from tests.backalley_site.test_catalogs import DOMAINS, catalog, entries
 # English words that are also words of the language, spelt the same (Swedish "en bots
 # namn", a bot's name): not leftovers.
 SHARED_WORDS = {"sv": {"bots"}, "lt": set[str](), "gu": set[str]()}
+# Keys named as printed on the keyboard, in every language ("keys: ← → and Enter"): the
+# same word as a message of its own ("Enter" an event) is translated, the key is not.
+KEY_NAMES = {"Enter"}
 
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|%%|<[^>]+>|&[a-z]+;")
 
@@ -50,7 +53,7 @@ def english_pieces(lang: str) -> tuple[str, ...]:
                     for piece in _pieces(english.replace('\\"', '"'))
                     if not any(piece in t for t in translated)
                 )
-    found -= SHARED_WORDS.get(lang, set())
+    found -= SHARED_WORDS.get(lang, set()) | KEY_NAMES
     return tuple(sorted(found, key=len, reverse=True))
 
 
