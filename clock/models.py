@@ -196,3 +196,24 @@ class ReminderSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} to {self.player_id}"
+
+
+# The person's own choices on a NotificationPreference: what the API shows and takes, and
+# what their data export carries.
+PREFERENCE_FIELDS: tuple[str, ...] = (
+    "reminder_email",
+    "reminder_inapp",
+    "digest_email",
+    "digest_inapp",
+    "invitation_email",
+    "invitation_inapp",
+    "turn_push",
+    "over_push",
+    "invitation_push",
+    "claim_push",
+    "round_push",
+    "reminder_push",
+    "quiet_from",
+    "quiet_until",
+    "time_zone",
+)

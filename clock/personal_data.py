@@ -28,7 +28,13 @@ from django.db.models import Q
 from accounts import personal_data
 from bots.models import BotKind
 from clock import vacation
-from clock.models import Notification, NotificationPreference, ReminderSent, Vacation
+from clock.models import (
+    PREFERENCE_FIELDS,
+    Notification,
+    NotificationPreference,
+    ReminderSent,
+    Vacation,
+)
 from clock.tasks import play_abandoned_seat
 from games.models import GameStatus, Seat
 from games.selectors import players_controlled_by
@@ -60,26 +66,7 @@ def export_clock(subject: personal_data.Subject) -> dict[str, Any]:
         ],
         "preferences": None
         if prefs is None
-        else {
-            name: _plain(getattr(prefs, name))
-            for name in (
-                "reminder_email",
-                "reminder_inapp",
-                "digest_email",
-                "digest_inapp",
-                "invitation_email",
-                "invitation_inapp",
-                "turn_push",
-                "over_push",
-                "invitation_push",
-                "claim_push",
-                "round_push",
-                "reminder_push",
-                "quiet_from",
-                "quiet_until",
-                "time_zone",
-            )
-        },
+        else {name: _plain(getattr(prefs, name)) for name in PREFERENCE_FIELDS},
         "vacations": [
             {
                 "started_at": _iso(v.started_at),

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clock.models import Notification, NotificationPreference
+from clock.models import PREFERENCE_FIELDS, Notification, NotificationPreference
 from clock.quiet import zone_names
 
 
@@ -41,23 +41,7 @@ class PreferenceSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
 
     class Meta:
         model = NotificationPreference
-        fields = [
-            "reminder_email",
-            "reminder_inapp",
-            "digest_email",
-            "digest_inapp",
-            "invitation_email",
-            "invitation_inapp",
-            "turn_push",
-            "over_push",
-            "invitation_push",
-            "claim_push",
-            "round_push",
-            "reminder_push",
-            "quiet_from",
-            "quiet_until",
-            "time_zone",
-        ]
+        fields = list(PREFERENCE_FIELDS)
 
     def validate_time_zone(self, value: str) -> str:
         if value not in zone_names():

@@ -23,8 +23,7 @@ from accounts.services import player_for_user
 from daylong import selectors, services
 from daylong.api import serializers as s
 from daylong.errors import NotEntered, NotYourPlayer
-from games.api.permissions import require_bot, require_self
-from games.errors import UnknownPlayer
+from games.api.permissions import acting_player, player_named, require_yours
 
 TAGS = ["daylong"]
 PLAYER = OpenApiParameter(
@@ -32,36 +31,8 @@ PLAYER = OpenApiParameter(
 )
 
 
-def _player_named(name: str) -> Player:
-    player = Player.objects.filter(name__iexact=name).first()
-    if player is None:
-        raise UnknownPlayer(
-            message=_("No player named %(name)s.") % {"name": repr(name)}, extra={"name": name}
-        )
-    return player
-
-
-def _yours(request: Request, player: Player) -> None:
-    user = request.user
-    if player.user_id != user.pk and not (player.is_bot and player.owner_id == user.pk):
-        raise NotYourPlayer(
-            message=_("%(name)s is neither you nor one of your bots.") % {"name": player.name}
-        )
-
-
 def _acting(request: Request, name: str | None) -> Player:
-    """Who enters or plays: the caller's own player (``play`` scope), or one of their bots
-    when named (``bot`` scope, or that bot's own token)."""
-    if not name:
-        require_self(request)
-        return player_for_user(request.user)
-    player = _player_named(name)
-    _yours(request, player)
-    if player.is_bot:
-        require_bot(request, player.pk)
-    else:
-        require_self(request)
-    return player
+    return acting_player(request, name, NotYourPlayer)
 
 
 def _reader(request: Request, name: str | None = None) -> Player | None:
@@ -72,8 +43,8 @@ def _reader(request: Request, name: str | None = None) -> Player | None:
     token = request_token(request)
     one_bot = None if token is None else token.bot_id
     if name:
-        player = _player_named(name)
-        _yours(request, player)
+        player = player_named(name)
+        require_yours(request, player, NotYourPlayer)
         if one_bot is not None and player.pk != one_bot:
             raise NotYourPlayer(
                 message=_("This token reads for its own bot only."), extra={"name": player.name}

@@ -12,8 +12,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
+from accounts.models import Player
 from accounts.permissions import PLAY_OR_BOT, READ, Requires, request_scopes, request_token
+from accounts.services import player_for_user
 from backalley_site.errors import DomainError
+from games.errors import UnknownPlayer
 from games.models import Seat
 
 # For views that keep ``permission_classes`` (the event feed); others declare ``scopes``.
@@ -63,3 +66,38 @@ def require_bot(request: Request, bot_id: int) -> None:
             _("Acting for this bot needs its token with the 'bot' scope."),
             http_status=403,
         )
+
+
+def player_named(name: str) -> Player:
+    """The player of that name (any case), or ``unknown_player``."""
+    player = Player.objects.filter(name__iexact=name).first()
+    if player is None:
+        raise UnknownPlayer(
+            message=_("No player named %(name)s.") % {"name": repr(name)}, extra={"name": name}
+        )
+    return player
+
+
+def require_yours(request: Request, player: Player, refused: type[DomainError]) -> None:
+    """``player`` is the caller or one of the caller's bots, else ``refused`` (each app
+    names the refusal in its own words: an entry, a player)."""
+    user = request.user
+    if player.user_id != user.pk and not (player.is_bot and player.owner_id == user.pk):
+        raise refused(
+            message=_("%(name)s is neither you nor one of your bots.") % {"name": player.name}
+        )
+
+
+def acting_player(request: Request, name: str | None, refused: type[DomainError]) -> Player:
+    """Who acts in an event: the caller's own player (``play`` scope), or one of their bots
+    when named (``bot`` scope, or that bot's own token)."""
+    if not name:
+        require_self(request)
+        return player_for_user(request.user)
+    player = player_named(name)
+    require_yours(request, player, refused)
+    if player.is_bot:
+        require_bot(request, player.pk)
+    else:
+        require_self(request)
+    return player

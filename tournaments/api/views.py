@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
@@ -17,8 +16,7 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.permissions import PLAY, PLAY_OR_BOT, PUBLIC
 from accounts.services import player_for_user
-from games.api.permissions import require_bot, require_self
-from games.errors import UnknownPlayer
+from games.api.permissions import acting_player, player_named
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotYourEntry
@@ -27,32 +25,8 @@ from tournaments.models import Format, Status, Tournament
 TAGS = ["tournaments"]
 
 
-def _player_named(name: str) -> Player:
-    player = Player.objects.filter(name__iexact=name).first()
-    if player is None:
-        raise UnknownPlayer(
-            message=_("No player named %(name)s.") % {"name": repr(name)}, extra={"name": name}
-        )
-    return player
-
-
 def _acting(request: Request, name: str | None) -> Player:
-    """The caller's own player (``play`` scope), or one of their bots when named (``bot``
-    scope, or that bot's own token)."""
-    if not name:
-        require_self(request)
-        return player_for_user(request.user)
-    player = _player_named(name)
-    user = request.user
-    if player.user_id != user.pk and not (player.is_bot and player.owner_id == user.pk):
-        raise NotYourEntry(
-            message=_("%(name)s is neither you nor one of your bots.") % {"name": player.name}
-        )
-    if player.is_bot:
-        require_bot(request, player.pk)
-    else:
-        require_self(request)
-    return player
+    return acting_player(request, name, NotYourEntry)
 
 
 def _detail(t: Tournament) -> dict[str, Any]:
@@ -133,7 +107,7 @@ class RegisterView(APIView):
         body.is_valid(raise_exception=True)
         player = _acting(request, body.validated_data.get("player"))
         partner_name = body.validated_data.get("partner")
-        partner = _player_named(partner_name) if partner_name else None
+        partner = player_named(partner_name) if partner_name else None
         entrant = services.entrant_register(
             tournament_id=pk, player=player, partner=partner, by=request.user
         )
