@@ -4,11 +4,13 @@ says who is at the table now (games.live.presence, docs/live.md)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from games.live.presence import presence
 from games.models import Game
 from games.services import game_create
 from tests.conftest import TEST_OUTPUT
@@ -41,6 +43,13 @@ def _table(context: Any, live_server: Any, game: Game) -> Any:
 
 def _dot(page: Any, seat: int) -> Any:
     return page.locator(f'#board .seat[data-position="{seat}"] .presence')
+
+
+def _wait_until_away(game: Game, seat: int) -> None:
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while presence(game.id, seat).present:
+        assert time.monotonic() < deadline, f"seat {seat}'s closed page never said it left"
+        time.sleep(0.05)
 
 
 def test_the_table_shows_who_is_there_and_my_games_puts_those_tables_first(
@@ -80,6 +89,10 @@ def test_the_table_shows_who_is_there_and_my_games_puts_those_tables_first(
 
     # Seat 2 closes its page: its last word says so, and seat 0's table shows it away.
     seat2.close()
+    # The last word travels on its own (a keepalive request, sent after the page is gone):
+    # the browser context is closed only once the server has it, since closing the context
+    # cancels its requests still in flight, and seat 0's table is read again only then.
+    _wait_until_away(game, 2)
     second.close()
     seat0.reload()
     seat0.locator("#board").wait_for()
