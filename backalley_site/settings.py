@@ -332,12 +332,13 @@ CELERY_BEAT_SCHEDULE["games-relay-events"] = {
     "options": {"expires": 5},
 }
 # Tournaments (tournaments/): a round's bookkeeping runs on the default queue; the beat
-# starts events whose start time has come.
+# starts events whose start time has come (every TOURNAMENTS_START_DUE_EVERY_S).
 CELERY_TASK_ROUTES["tournaments.tasks.*"] = {"queue": "celery"}
+TOURNAMENTS_START_DUE_EVERY_S = env.float("TOURNAMENTS_START_DUE_EVERY_S", default=60.0)
 CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
     "task": "tournaments.tasks.start_due",
-    "schedule": 60.0,
-    "options": {"queue": "celery", "expires": 55},
+    "schedule": TOURNAMENTS_START_DUE_EVERY_S,
+    "options": {"queue": "celery", "expires": max(1.0, TOURNAMENTS_START_DUE_EVERY_S - 5)},
 }
 # Daylongs (daylong/, docs/daylong.md): scoring a finished table and ending a window run on
 # the default queue; the beat ends windows that have passed and makes the day's event.

@@ -9,7 +9,15 @@ game made is printed as a line of JSON: its ids, seed, schedule and the seats' t
 * ``webhooks URL FIRST LAST``: the same with four webhook bots answering at URL;
 * ``rated N``: N rated (whole) games of four people, played to one move before the end;
 * ``rate K GAME_PK...``: K more copies of each game's rating task, sent to the broker at
-  once (the workers race for them).
+  once (the workers race for them);
+* ``tournament N ROUNDS IN_S``: an individual Swiss event of N people and ROUNDS rounds,
+  starting IN_S seconds from now (by the beat); prints its id and start time;
+* ``start K EVENT``: K copies of the event's start task;
+* ``round EVENT N``: every game of round N played to one move before its end (each seat
+  given a token of its own), each printed as a game;
+* ``finished K GAME_PK...``: K copies of each game's round-bookkeeping task;
+* ``standings EVENT``: each entrant's half points and games played as the standings say,
+  and as the games' own results give them.
 """
 
 from __future__ import annotations
@@ -219,12 +227,102 @@ def _rate(copies: str, *game_pks: str) -> None:
     print(json.dumps({"sent": int(copies) * len(game_pks)}))
 
 
+def _tournament(count: str, rounds: str, in_s: str) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Entry
+    from tournaments.services import entrant_register, tournament_create
+
+    ((organiser, _),) = api_prep.make_players(1)
+    starts_at = timezone.now() + timedelta(seconds=float(in_s))
+    t = tournament_create(
+        organiser=organiser,
+        name=f"Nodes {organiser.name}",
+        entry=Entry.INDIVIDUAL,
+        rounds=int(rounds),
+        starts_at=starts_at,
+    )
+    for player, _ in api_prep.make_players(int(count)):
+        entrant_register(tournament_id=t.pk, player=player, by=player.user)
+    print(json.dumps({"tournament": t.pk, "starts_at": starts_at.timestamp()}))
+
+
+def _start(copies: str, tournament_pk: str) -> None:
+    from tournaments.tasks import start_tournament
+
+    for _ in range(int(copies)):
+        start_tournament.delay(int(tournament_pk))
+    print(json.dumps({"sent": int(copies)}))
+
+
+def _round(tournament_pk: str, number: str) -> None:
+    from accounts.tokens import token_create
+    from games.models import Game
+
+    games = list(
+        Game.objects.filter(
+            tournament_table__round__tournament_id=int(tournament_pk),
+            tournament_table__round__number=int(number),
+        ).order_by("pk")
+    )
+    made = []
+    for game in games:
+        tokens = [
+            token_create(user=seat.player.user, name="nodes", scopes=["read", "play"])[1]
+            for seat in game.seats.select_related("player__user").order_by("position")
+        ]
+        made.append(api_prep.Table(game.public_id, game.pk, game.seed, tokens))
+    api_prep.advance_all([(t, api_prep.game_length(t.seed) - 1) for t in made], threads=2)
+    for game, table in zip(games, made, strict=True):
+        print(_table_json(game, table.tokens))
+
+
+def _finished(copies: str, *game_pks: str) -> None:
+    from tournaments.tasks import game_finished
+
+    for _ in range(int(copies)):
+        for pk in game_pks:
+            game_finished.delay(int(pk))
+    print(json.dumps({"sent": int(copies) * len(game_pks)}))
+
+
+def _standings(tournament_pk: str) -> None:
+    from collections import Counter
+
+    from tournaments import scoring, selectors
+    from tournaments.models import Result, Tournament
+
+    t = Tournament.objects.get(pk=int(tournament_pk))
+    said = {
+        line.entrant_id: [line.half_points, line.played]
+        for line in selectors.standings(tournament=t).lines
+    }
+    halves: Counter[int] = Counter()
+    played: Counter[int] = Counter()
+    for r in Result.objects.filter(round__tournament=t).select_related("table__game"):
+        if r.table is None:  # a bye: a win, no game played
+            halves[r.entrant_id] += scoring.WIN
+            continue
+        side = r.seat % 2  # type: ignore[operator]
+        halves[r.entrant_id] += scoring.side_half_points(r.table.game.winner, (False, False))[side]
+        played[r.entrant_id] += 1
+    given = {pk: [halves[pk], played[pk]] for pk in {*halves, *played}}
+    print(json.dumps({"standings": said, "games": given}))
+
+
 COMMANDS: dict[str, Callable[..., None]] = {
     "people": _people,
     "bots": _bots,
     "webhooks": _webhooks,
     "rated": _rated,
     "rate": _rate,
+    "tournament": _tournament,
+    "start": _start,
+    "round": _round,
+    "finished": _finished,
+    "standings": _standings,
 }
 
 

@@ -24,55 +24,13 @@ import httpx
 import pytest
 
 from bench import nodes
-from tests.conftest import require_service
-from tests.ops.conftest import CALL_FAILED
+from tests.ops.conftest import sql
 from tests.ops.nodes_world import Table, make
 
 pytestmark = [pytest.mark.server, pytest.mark.slow, pytest.mark.timeout(600)]
 
-WEB = ("127.0.0.2", "127.0.0.3")
-# The live layer's periodic check (docs/live.md), set far beyond the push bound asserted
-# below: an event that arrives within that bound was pushed, never found by the check.
-CHECK_INTERVAL_S = 30
 PUSH_BOUND_S = 2.0  # move answered → event on the other node, p99 (loaded 2-core machine)
 SHORT = ("12", "14")  # deals 12 to 14 (2, 1 and 2 cards): a short game of 32 moves
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[nodes.Cluster]:
-    missing = nodes.missing_tools(balancer=True)
-    require_service(not missing, f"the nodes test starts its own services: {', '.join(missing)}")
-    env = {
-        "LIVE_CHECK_INTERVAL": str(CHECK_INTERVAL_S),
-        # A task whose worker was killed goes back to the queue after this long.
-        "CELERY_VISIBILITY_TIMEOUT": "5",
-        "BOTS_WEBHOOK_TIMEOUT_S": "10",  # a held turn outlasts the kill
-        # A run of hosted bots' turns (docs/bots.md) yields after this long, so that the
-        # next run's task goes to whichever worker is free: both play the game.
-        "BOTS_RUN_SLICE_S": "0.05",
-    }
-    with nodes.Cluster(
-        web=WEB, workers=2, balancer=True, env=env, worker_log_level="INFO"
-    ) as started:
-        for worker in started.workers:  # both consuming before any game begins
-            nodes.wait_until(lambda w=worker: " ready." in w.log(None), 120, worker.name)  # type: ignore[misc]
-        yield started
-
-
-@pytest.fixture
-def on_failure(cluster: nodes.Cluster, request: pytest.FixtureRequest) -> Iterator[None]:
-    """The cluster's logs printed when a test fails, and every node up again after it."""
-    yield
-    if request.node.stash.get(CALL_FAILED, False):
-        print(cluster.logs())
-    cluster.revive()
-
-
-def sql(cluster: nodes.Cluster, query: str, *args: Any) -> list[tuple[Any, ...]]:
-    import psycopg
-
-    with psycopg.connect(cluster.postgres.url(), connect_timeout=10) as conn:
-        return list(conn.execute(query, args).fetchall())
 
 
 def pct(values: list[float], q: float) -> float:
