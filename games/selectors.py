@@ -141,11 +141,15 @@ def legal_actions(*, game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-def game_record(*, game: Game, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+def game_record(
+    *, game: Game, seats: list[Seat], seat: int | None, state: GameState | None = None
+) -> dict[str, Any]:
     """The game record (docs/record-format.md): the seat's view while on, everything once
     the seed is public (:func:`seed_is_public`: until every game of its seed is over, a
-    finished game's record is still the seat's view, seed ``null``)."""
-    state = game_state(game=game)
+    finished game's record is still the seat's view, seed ``null``). ``state``: the game's
+    engine state when the caller has it already."""
+    if state is None:
+        state = game_state(game=game)
     if state is None:
         raise GameNotFound(message=_("The game has not started: there is no record yet."))
     names = [s.player.name for s in sorted(seats, key=lambda s: s.position)]

@@ -111,8 +111,11 @@ def _from_snapshot(game: Game) -> GameState | None:
     return state if state.move_count == game.move_count else None
 
 
-def state_for(game: Game) -> GameState:
-    """The engine state of a started game as of ``game.move_count`` (do not mutate it)."""
+def state_for(game: Game, *, keep: bool = True) -> GameState:
+    """The engine state of a started game as of ``game.move_count`` (do not mutate it).
+
+    ``keep=False`` leaves the cache as it was: a reader going through many finished games
+    (an export) would otherwise push out the states of the games being played."""
     with _lock:
         entry = _cache.get(game.pk)
     if entry is not None and entry[0] == game.seed and entry[1].move_count == game.move_count:
@@ -129,5 +132,6 @@ def state_for(game: Game) -> GameState:
                 state.move_count,
             )
             return state
-    remember(game, state)
+    if keep:
+        remember(game, state)
     return state
