@@ -74,6 +74,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "claim_pending": 409,
     "no_claim_pending": 409,
     "claim_refused": 409,
+    # games: exports (games.exports)
+    "player_not_found": 404,
 }
 
 

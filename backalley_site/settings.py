@@ -364,6 +364,10 @@ GAMES_AUTOPLAY = env.bool("GAMES_AUTOPLAY", default=True)
 GAMES_SETTLED_MAX_TRICKS = env.int("GAMES_SETTLED_MAX_TRICKS", default=6)
 GAMES_SETTLED_BUDGET = env.int("GAMES_SETTLED_BUDGET", default=2000)
 CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 3600.0}
+# Exports of finished games (games/exports.py, docs/api.md "Exports"): a record public for
+# less than this many seconds is held back, so that a cursor never passes a move still
+# committing.
+GAMES_EXPORT_SETTLE_S = env.float("GAMES_EXPORT_SETTLE_S", default=5.0)
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {

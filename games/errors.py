@@ -141,3 +141,21 @@ class PremoveNotLegal(DomainError):
     """Not an action the seat could take next in this deal (it is checked again in turn)."""
 
     code = "premove_not_legal"
+
+
+class PlayerNotFound(DomainError):
+    """No player has the name in the address (an export's player)."""
+
+    code = "player_not_found"
+
+
+class InvalidFilter(DomainError):
+    """A filter of a list or export is not a value it takes (``extra["name"]``)."""
+
+    code = "invalid_filter"
+
+
+class InvalidCursor(DomainError):
+    """A cursor that this service did not hand out (or that it cannot read any more)."""
+
+    code = "invalid_cursor"

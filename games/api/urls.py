@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import events, invitations, views
+from games.api import events, exports, invitations, views
 
 app_name = "games-api"
 
@@ -17,6 +17,11 @@ urlpatterns = [
         "invitations/<int:invitation_id>/decline/",
         invitations.InvitationDeclineView.as_view(),
         name="invitation-decline",
+    ),
+    path(
+        "players/<str:name>/games/export/",
+        exports.PlayerGamesExportView.as_view(),
+        name="player-games-export",
     ),
     path("games/", views.GameListCreateView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),

@@ -408,7 +408,7 @@ class RecordView(APIView):
     @extend_schema(
         parameters=[SEAT_PARAM],
         responses={200: dict, **ERRORS},
-        summary="The game record (backalley-record v1)",
+        summary="The game record (backalley-record v2)",
         description="For your seat while the game is on; whole, with the seed, once it is over.",
     )
     def get(self, request: Request, public_id: str) -> Response:
