@@ -76,6 +76,11 @@ STATUS_BY_CODE: dict[str, int] = {
     "claim_refused": 409,
     # games: exports (games.exports)
     "player_not_found": 404,
+    # games: forks (games.forks)
+    "game_not_finished": 409,
+    "record_not_public": 409,
+    "invalid_move_number": 400,
+    "fork_seat_not_allowed": 403,
 }
 
 

@@ -159,3 +159,27 @@ class InvalidCursor(DomainError):
     """A cursor that this service did not hand out (or that it cannot read any more)."""
 
     code = "invalid_cursor"
+
+
+class GameNotFinished(DomainError):
+    """Only a finished game can be forked."""
+
+    code = "game_not_finished"
+
+
+class RecordNotPublic(DomainError):
+    """The game's cards are still in play at other tables (its deal set's seed is secret)."""
+
+    code = "record_not_public"
+
+
+class InvalidMoveNumber(DomainError):
+    """No fork starts there: past the end, at the end, or while a claim waits for answers."""
+
+    code = "invalid_move_number"
+
+
+class ForkSeatNotAllowed(DomainError):
+    """A fork seats its forker, the forker's own bots and the house bots, nobody else."""
+
+    code = "fork_seat_not_allowed"

@@ -78,8 +78,8 @@ def _owns(creator: Player, player: Player) -> bool:
     )
 
 
-def _check_limits(creator: Player, now: Any) -> None:
-    """Per-account limits, checked with the creator's row locked (no race past them)."""
+def check_limits(creator: Player, now: Any) -> None:
+    """Per-account limits (inside the caller's transaction), checked with the creator's row locked (no race past them)."""
     Player.objects.select_for_update().filter(pk=creator.pk).first()
     waiting_cap = int(getattr(settings, "GAMES_MAX_WAITING_PER_ACCOUNT", 10))
     waiting = Game.objects.filter(creator=creator, status=GameStatus.WAITING).count()
@@ -133,7 +133,7 @@ def game_create_inviting(
     services.seats_check(named, rated=services.game_options_clean(options)["rated"])
     now = timezone.now()
     with transaction.atomic():
-        _check_limits(creator, now)
+        check_limits(creator, now)
         game = services.game_create(creator=creator, seats=seated, options=options)
         rows = Invitation.objects.bulk_create(
             Invitation(

@@ -145,6 +145,12 @@ class Game(models.Model):
     team_1 = models.ForeignKey(
         Team, on_delete=models.PROTECT, null=True, blank=True, related_name="games_as_team_1"
     )
+    # A fork (games.forks): the finished game it was forked from, and how many of that
+    # game's moves its log begins with (copies, ``submitted_by`` "fork"). Empty otherwise.
+    forked_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="forks"
+    )
+    forked_at_move = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created")]
@@ -235,6 +241,7 @@ class SubmittedBy(models.TextChoices):
     SYSTEM = "system", gettext_lazy("The system (substitution)")
     AUTO = "auto", gettext_lazy("The service: a forced action or a settled deal")
     PREMOVE = "premove", gettext_lazy("The seat's premove, played when its turn came")
+    FORK = "fork", gettext_lazy("Copied from the game this one was forked from")
 
 
 class Move(models.Model):

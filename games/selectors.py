@@ -157,7 +157,23 @@ def game_record(
     viewer: int | Literal["all"] | None = "all" if reveal else seat
     record = state.record(viewer, players=names, game=game.public_id, reveal=reveal)
     _add_movers(game, record)
+    origin = fork_origin(game=game)
+    if origin is not None:
+        record["forked_from"] = origin
     return record
+
+
+def fork_origin(*, game: Game) -> dict[str, Any] | None:
+    """Where a fork came from (docs/record-format.md, ``forked_from``): the original's id
+    (null if it was deleted since) and how many of its moves the fork's log begins with;
+    None for a game that is no fork."""
+    if game.forked_at_move is None:
+        return None
+    original = None
+    if game.forked_from_id is not None:
+        rows = Game.objects.filter(pk=game.forked_from_id).values_list("public_id", flat=True)
+        original = rows.first()
+    return {"game": original, "move": game.forked_at_move}
 
 
 def _add_movers(game: Game, record: dict[str, Any]) -> None:
