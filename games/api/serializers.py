@@ -48,6 +48,31 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     options = GameOptionsSerializer(required=False)
 
 
+class ForkSeatSerializer(serializers.Serializer[Any]):
+    """One seat of a fork: ``me``, or a ``bot`` by name (one of yours, or a house bot)."""
+
+    kind = serializers.ChoiceField(choices=["me", "bot"])
+    name = serializers.CharField(required=False, max_length=30)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == "bot" and not attrs.get("name"):
+            raise serializers.ValidationError({"name": _("A bot seat needs the bot's name.")})
+        if attrs["kind"] == "me" and attrs.get("name"):
+            raise serializers.ValidationError({"name": _("A 'me' seat takes no name.")})
+        return attrs
+
+
+class ForkSerializer(serializers.Serializer[Any]):
+    move = serializers.IntegerField(
+        min_value=0,
+        help_text=(
+            "How many of the original's moves the fork begins with (0: its first deal, "
+            "unplayed); from 0 to the original's move count minus one."
+        ),
+    )
+    seats = ForkSeatSerializer(many=True, min_length=4, max_length=4)  # type: ignore[call-arg]
+
+
 class SeatTakeSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField(min_value=0, max_value=3, required=False)
     bot = serializers.CharField(

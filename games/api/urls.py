@@ -53,6 +53,7 @@ urlpatterns = [
         name="game-claim-refuse",
     ),
     path("games/<str:public_id>/premove/", views.PremoveView.as_view(), name="game-premove"),
+    path("games/<str:public_id>/fork/", views.ForkView.as_view(), name="game-fork"),
     path("games/<str:public_id>/record/", views.RecordView.as_view(), name="game-record"),
     path("games/<str:public_id>/presence/", views.PresenceView.as_view(), name="game-presence"),
     path("games/<str:public_id>/events/", events.events, name="game-events"),

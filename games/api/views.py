@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
@@ -17,12 +17,13 @@ from rest_framework.views import APIView
 from accounts.models import Player
 from accounts.permissions import PLAY, PLAY_OR_BOT, READ, one_bot_of
 from accounts.services import player_for_user
-from games import claims, invitations, premoves, selectors, services
+from games import claims, forks, invitations, premoves, selectors, services
 from games.api.permissions import controlled_seats, require_bot, require_self
 from games.api.serializers import (
     ClaimAnswerSerializer,
     ClaimSerializer,
     ErrorSerializer,
+    ForkSerializer,
     GameCreateSerializer,
     GameStateSerializer,
     GameSummarySerializer,
@@ -400,6 +401,60 @@ class PresenceView(APIView):
         if data.validated_data["shown"]:
             presence.seat_shown.send(sender=PresenceView, game=game, seats=seats, here=here)
         return Response({"presence": _presence_rows(here)})
+
+
+class ForkView(APIView):
+    scopes = PLAY  # the forker sits as the person, or seats their bots as the person
+
+    @extend_schema(
+        request=ForkSerializer,
+        responses={201: GameStateSerializer, **ERRORS},
+        summary="Fork a finished game: a new unrated game from one of its moves",
+        description=(
+            "A new game dealt from the same seed, whose move log begins with the original's "
+            "first `move` moves (`submitted_by` `fork`); its four `seats` play on from "
+            "there: `me`, or a `bot` by name, one of yours or a house bot (one seat is you or "
+            "a bot of yours). It is never rated, is compared with no other table, starts at "
+            "once (its hosted bots play their turns) and its record names where it came from "
+            "(`forked_from`, docs/record-format.md). 409 `game_not_finished`, "
+            "`record_not_public` (other tables still play these cards), `creator_not_seated`; "
+            "400 `invalid_move_number` (outside 0 to the move count minus one, or a claim "
+            "waiting for answers there), `unknown_player` (no bot of that name); 403 "
+            "`fork_seat_not_allowed` (another person, or another owner's bot); 429 `too_many_new_games`."
+        ),
+        examples=[
+            OpenApiExample(
+                "Your bot and three house bots, from move 120",
+                value={
+                    "move": 120,
+                    "seats": [
+                        {"kind": "bot", "name": "my-bot"},
+                        {"kind": "bot", "name": "house-strong"},
+                        {"kind": "bot", "name": "house-strong-2"},
+                        {"kind": "bot", "name": "house-strong-3"},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, public_id: str) -> Response:
+        data = ForkSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        original = selectors.game_get(public_id=public_id)
+        me = player_for_user(request.user)
+        seats: list[Player] = []
+        for spec in data.validated_data["seats"]:
+            if spec["kind"] == "me":
+                seats.append(me)
+            else:
+                seats.append(_player_named(spec["name"], bot=True))
+        fork = forks.game_fork(
+            game_id=original.pk, by=me, move=data.validated_data["move"], seats=seats
+        )
+        a = GameAccess(request, fork.public_id, requested_seat=False)
+        body = selectors.game_view(game=a.game, seats=a.seats, seat=a.seat)
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class RecordView(APIView):

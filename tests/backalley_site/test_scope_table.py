@@ -76,6 +76,7 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("POST", "/api/v1/games/{public_id}/claim/refuse/"): SEAT,
     ("GET", "/api/v1/games/{public_id}/record/"): LOGGED_IN,
     ("GET", "/api/v1/players/{name}/games/export/"): ALL,
+    ("POST", "/api/v1/games/{public_id}/fork/"): PLAY,
     ("POST", "/api/v1/games/{public_id}/seats/"): PLAY,
     ("DELETE", "/api/v1/games/{public_id}/seats/{position}/"): SEAT,
     ("GET", "/api/v1/invitations/"): LOGGED_IN,
