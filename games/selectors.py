@@ -279,3 +279,22 @@ def invitation_of(*, user: Any, invitation_id: int) -> Invitation:
             extra={"id": invitation_id},
         )
     return row
+
+
+def fork_candidates(*, user: Any) -> list[Player]:
+    """The bots a person may seat in a fork (games.forks): their own, then the house's."""
+    return list(
+        Player.objects.filter(is_bot=True, retired_at__isnull=True)
+        .filter(Q(owner_id=user.pk) | Q(is_house=True))
+        .order_by("is_house", "name")
+    )
+
+
+def deal_starts(*, game: Game) -> list[tuple[int, int]]:
+    """(deal number, the move count when it was dealt) of each deal a fork may start at:
+    those dealt before the game's last move."""
+    return list(
+        game.deals.filter(first_seq__lt=game.move_count)
+        .order_by("first_seq", "number", "attempt")
+        .values_list("number", "first_seq")
+    )

@@ -144,3 +144,67 @@ class GameCreateForm(forms.Form):
         per_move = self.cleaned_data.get("per_move") or 0
         bank = self.cleaned_data.get("bank") or 0
         return {"minutes_per_move": per_move // 60, "bank_seconds": bank}
+
+
+ME = "me"
+
+
+class ForkForm(forms.Form):
+    """Fork this hand (games.forks): where the fork starts, and who sits in each seat: the
+    person, one of their bots or a house bot. The start is one of the original's deals
+    (from its first bid) or any move number of the game's log."""
+
+    start = forms.TypedChoiceField(label=gettext_lazy("Start from"), coerce=int)
+    move = forms.IntegerField(
+        label=gettext_lazy("Or after move number (optional)"), required=False, min_value=0
+    )
+    seat_0 = forms.ChoiceField(label=gettext_lazy("Seat 0"))
+    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 1"))
+    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"))
+    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"))
+
+    SEATS = ("seat_0", "seat_1", "seat_2", "seat_3")
+
+    def __init__(
+        self,
+        *args: Any,
+        me: Player,
+        starts: list[tuple[int, int]],
+        candidates: list[Player],
+        **kwargs: Any,
+    ) -> None:
+        """``starts``: (deal number, its first move) of the original's deals; ``candidates``:
+        the bots the person may seat (theirs first, then the house's)."""
+        super().__init__(*args, **kwargs)
+        self.me = me
+        self.by_name = {p.name: p for p in candidates}
+        start = self.fields["start"]
+        assert isinstance(start, forms.TypedChoiceField)
+        start.choices = [
+            (
+                first,
+                _("Deal %(number)s, from its first bid (move %(move)s)")
+                % {"number": number, "move": first},
+            )
+            for number, first in starts
+        ]
+        choices = [(ME, _("You (%(name)s)") % {"name": me.name})] + [
+            (p.name, p.name) for p in candidates
+        ]
+        house = [p.name for p in candidates if p.is_house]
+        defaults = [ME, *(house[:3] or [ME] * 3)]
+        for name, default in zip(self.SEATS, defaults, strict=False):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
+            field.initial = default
+
+    def move_number(self) -> int:
+        move = self.cleaned_data.get("move")
+        return int(self.cleaned_data["start"]) if move is None else int(move)
+
+    def seats(self) -> list[Player]:
+        return [
+            self.me if self.cleaned_data[name] == ME else self.by_name[self.cleaned_data[name]]
+            for name in self.SEATS
+        ]

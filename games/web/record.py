@@ -109,5 +109,6 @@ def game_page_context(public_id: str) -> dict[str, Any]:
         "record": record,
         "view": view,
         "pair_changes": changes["sides"],
+        "origin": game_selectors.fork_origin(game=game),
         "parts": parts,
     }

@@ -21,4 +21,5 @@ urlpatterns = [
     path("<str:public_id>/invite/", views.invite, name="game-invite"),
     path("<str:public_id>/call-off/", views.call_off, name="game-call-off"),
     path("<str:public_id>/rematch/", views.rematch, name="game-rematch"),
+    path("<str:public_id>/fork/", views.fork, name="game-fork"),
 ]

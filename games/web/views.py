@@ -27,12 +27,13 @@ from accounts.models import Player
 from accounts.selectors import player_get_by_name
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
-from games import extensions, invitations, premoves, selectors, services
+from games import extensions, forks, invitations, premoves, selectors, services
 from games.errors import BadGameSetup, GameNotFound
 from games.live import presence
 from games.models import Game, GameStatus, Seat
 from games.presenters import game_summary
 from games.web import present
+from games.web.fork import fork_form
 from games.web.forms import GameCreateForm
 from games.web.record import game_page_context
 
@@ -433,5 +434,30 @@ def board(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def record(request: HttpRequest, public_id: str) -> HttpResponse:
-    """A game's record: seats, deal scores and the replay (public: a spectator's view)."""
-    return _page(request, "games/record.html", game_page_context(public_id))
+    """A game's record: seats, deal scores and the replay (public: a spectator's view), and
+    for a signed-in reader of a finished game, the form to fork it."""
+    context = game_page_context(public_id)
+    context["fork_form"] = fork_form(context["game"], request.user)
+    return _page(request, "games/record.html", context)
+
+
+@login_required
+@require_POST
+def fork(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Fork this hand (games.forks): the new game's table, or the record with the reason."""
+    game = _game(public_id)
+    form = fork_form(game, request.user, request.POST)
+    if form is None:
+        messages.error(request, _("Only a finished game whose record is public can be forked."))
+        return redirect("game-record", public_id=public_id)
+    if not form.is_valid():
+        messages.error(request, _("Choose where the fork starts and who sits in each seat."))
+        return redirect("game-record", public_id=public_id)
+    try:
+        new = forks.game_fork(
+            game_id=game.pk, by=form.me, move=form.move_number(), seats=form.seats()
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("game-record", public_id=public_id)
+    return redirect("game-table", public_id=new.public_id)
