@@ -81,6 +81,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "record_not_public": 409,
     "invalid_move_number": 400,
     "fork_seat_not_allowed": 403,
+    "dump_not_found": 404,
 }
 
 

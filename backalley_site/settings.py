@@ -368,6 +368,18 @@ CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 
 # less than this many seconds is held back, so that a cursor never passes a move still
 # committing.
 GAMES_EXPORT_SETTLE_S = env.float("GAMES_EXPORT_SETTLE_S", default=5.0)
+# The nightly dump of every public record (games/dumps.py): written by the beat's task (or
+# `manage.py dump_games`) into this directory, served by GET /api/v1/dumps/; the newest
+# GAMES_DUMP_KEEP are kept. With several web nodes, a directory they all see.
+GAMES_DUMP_DIR = env.path("GAMES_DUMP_DIR", default=VAR_DIR / "dumps")
+GAMES_DUMP_KEEP = env.int("GAMES_DUMP_KEEP", default=3)
+# Its own queue entry: a dump runs for minutes and must not hold up the events queue.
+CELERY_TASK_ROUTES["games.tasks.dump_games"] = {"queue": "celery"}
+CELERY_BEAT_SCHEDULE["games-dump"] = {
+    "task": "games.tasks.dump_games",
+    "schedule": crontab(hour=3, minute=17),
+    "options": {"queue": "celery", "expires": 6 * 3600},
+}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # An unacknowledged task (its worker died) goes back to the queue after this long.
     CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -183,3 +183,9 @@ class ForkSeatNotAllowed(DomainError):
     """A fork seats its forker, the forker's own bots and the house bots, nobody else."""
 
     code = "fork_seat_not_allowed"
+
+
+class DumpNotFound(DomainError):
+    """No complete dump has the file name in the address."""
+
+    code = "dump_not_found"

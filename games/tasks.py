@@ -1,5 +1,5 @@
-"""Celery tasks of the games app: the outbox relay, the pruning of old rows and the
-expiry of unanswered invitations (beat only).
+"""Celery tasks of the games app: the outbox relay, the pruning of old rows, the expiry of
+unanswered invitations and the nightly dump of the public records (beat only).
 
 Queues are set in settings (``CELERY_TASK_ROUTES``), never at the call site.
 """
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from games import outbox
+from games import dumps, outbox
 from games.invitations import invitations_expire
 from games.models import Move
 
@@ -52,3 +52,11 @@ def prune() -> dict[str, int]:
 def expire_invitations() -> int:
     """Mark unanswered invitations past their time expired and tell who invited."""
     return invitations_expire()
+
+
+@shared_task(name="games.tasks.dump_games", soft_time_limit=3000, time_limit=3300, **COMMON)
+def dump_games() -> dict[str, object]:
+    """Write the nightly dump of every public record (games.dumps); run again the same day,
+    it replaces that day's dump whole."""
+    dump = dumps.dump_write()
+    return {"name": dump.name, "games": dump.games, "size": dump.size, "sha256": dump.sha256}

@@ -60,3 +60,35 @@ def middleware_thread_hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(deprecation, "sync_to_async", counted)
     return hops
+
+
+async def asgi_get_to_the_end(
+    app: Any, path: str, query: bytes = b"", *, headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    """GET ``path`` and wait for the application to finish the request (its request_finished
+    has run, closing the request thread's database connection): status, headers, body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "headers": [(b"host", b"testserver"), *(headers or [])],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start: Any = await communicator.receive_output(10)
+    body = b""
+    while True:
+        message: Any = await communicator.receive_output(10)
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    await communicator.send_input({"type": "http.disconnect"})
+    await communicator.wait(10)
+    return start["status"], {k.lower(): v for k, v in start["headers"]}, body

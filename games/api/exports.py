@@ -186,7 +186,7 @@ PARAMETERS = [
 ]
 
 
-class _ErrorsInJSON(BaseContentNegotiation):
+class ErrorsInJSON(BaseContentNegotiation):
     """The body is NDJSON whatever the client accepts, and an error is the one JSON error
     shape: never a 406 for a client that asks only for application/x-ndjson."""
 
@@ -202,7 +202,7 @@ class _ErrorsInJSON(BaseContentNegotiation):
 class PlayerGamesExportView(APIView):
     scopes = PUBLIC
     renderer_classes = [JSONRenderer]
-    content_negotiation_class = _ErrorsInJSON
+    content_negotiation_class = ErrorsInJSON
 
     @extend_schema(
         tags=["games"],

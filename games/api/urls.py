@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import events, exports, invitations, views
+from games.api import dumps, events, exports, invitations, views
 
 app_name = "games-api"
 
@@ -23,6 +23,8 @@ urlpatterns = [
         exports.PlayerGamesExportView.as_view(),
         name="player-games-export",
     ),
+    path("dumps/", dumps.DumpListView.as_view(), name="dumps"),
+    path("dumps/<str:name>", dumps.DumpFileView.as_view(), name="dump"),
     path("games/", views.GameListCreateView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
     path("games/mine/", views.MyGamesView.as_view(), name="games-mine"),

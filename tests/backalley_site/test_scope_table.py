@@ -77,6 +77,8 @@ TABLE: dict[tuple[str, str], set[str]] = {
     ("GET", "/api/v1/games/{public_id}/record/"): LOGGED_IN,
     ("GET", "/api/v1/players/{name}/games/export/"): ALL,
     ("POST", "/api/v1/games/{public_id}/fork/"): PLAY,
+    ("GET", "/api/v1/dumps/"): ALL,
+    ("GET", "/api/v1/dumps/{name}"): ALL,
     ("POST", "/api/v1/games/{public_id}/seats/"): PLAY,
     ("DELETE", "/api/v1/games/{public_id}/seats/{position}/"): SEAT,
     ("GET", "/api/v1/invitations/"): LOGGED_IN,

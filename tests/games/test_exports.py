@@ -13,13 +13,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from asgiref.testing import ApplicationCommunicator
 from django.test import Client
 from django.utils import timezone
 
 from backalley_engine import validate_record
 from games import services
 from games.models import Game, GameStatus
+from tests.asgi_calls import asgi_get_to_the_end
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.games.helpers import play
 
@@ -236,33 +236,6 @@ def test_under_asgi_the_body_is_streamed_from_an_async_iterator(
     # by every thread's connection), so the test database can be dropped afterwards.
     monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
 
-    async def call() -> tuple[int, dict[bytes, bytes], bytes]:
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": _url(me.name),
-            "raw_path": _url(me.name).encode(),
-            "query_string": b"limit=2",
-            "headers": [(b"host", b"testserver"), (b"accept-encoding", b"gzip")],
-            "client": ("127.0.0.1", 5000),
-            "server": ("testserver", 80),
-        }
-        communicator = ApplicationCommunicator(application, scope)
-        await communicator.send_input({"type": "http.request", "body": b""})
-        start: Any = await communicator.receive_output(10)
-        body = b""
-        while True:
-            message: Any = await communicator.receive_output(10)
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        await communicator.send_input({"type": "http.disconnect"})
-        await communicator.wait(10)  # the request's end: request_finished has run
-        return start["status"], {k.lower(): v for k, v in start["headers"]}, body
-
     me, *others = [PlayerFactory() for _ in range(4)]
     games = [_finished([me, *others]) for _ in range(3)]
     chunks: list[int] = []
@@ -275,7 +248,11 @@ def test_under_asgi_the_body_is_streamed_from_an_async_iterator(
 
     export_view._async_chunks = counted  # type: ignore[assignment]
     try:
-        status, headers, body = asyncio.run(call())
+        status, headers, body = asyncio.run(
+            asgi_get_to_the_end(
+                application, _url(me.name), b"limit=2", headers=[(b"accept-encoding", b"gzip")]
+            )
+        )
     finally:
         export_view._async_chunks = original  # type: ignore[assignment]
     assert status == 200 and headers[b"content-encoding"] == b"gzip"
