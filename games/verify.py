@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from backalley_engine import shuffle
-from backalley_engine.actions import action_to_json
+from backalley_engine.actions import BOARD, action_to_json
 from backalley_engine.errors import EngineError
 from backalley_engine.state import GameState
 from games import statecache
@@ -50,7 +50,9 @@ def _replay(game: Game, problems: list[str]) -> GameState | None:
         return None
     state = GameState.new(game.seed, schedule=game.schedule)
     for seq, seat, code, action in rows:
-        if state.seat_to_act != seat:
+        # A claim and its answers are made by their own seat, whoever is to act (rules
+        # §10): the engine checks that seat against the action itself.
+        if code <= BOARD and state.seat_to_act != seat:
             problems.append(
                 f"move {seq}: seat {seat} moved but seat {state.seat_to_act} was to act"
             )

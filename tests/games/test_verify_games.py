@@ -106,3 +106,18 @@ def test_a_game_played_while_it_is_verified_is_read_in_one_snapshot(
     monkeypatch.setattr(verify, "_replay", with_a_move_between)
     assert "verified 1 game(s): 0 with problems" in _verify()
     assert moved == [13]
+
+
+def test_a_claim_made_by_a_seat_not_to_act_is_sound() -> None:
+    from games import claims
+    from games.verify import verify_game
+
+    t = make_table()
+    game = play(t.game, 4)  # deal 1's bids: play begins, no trick in progress
+    to_act = game.to_act
+    assert to_act is not None
+    claimant = (to_act + 1) % 4  # any seat may claim between tricks (rules §10)
+    claims.claim_make(game_id=game.pk, seats=[claimant], tricks=0)  # a concession
+    claim = Move.objects.get(game=game, seq=5)
+    assert claim.seat == claimant != to_act
+    assert verify_game(Game.objects.get(pk=game.pk)) == []
