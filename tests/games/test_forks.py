@@ -13,7 +13,7 @@ from accounts.models import Player
 from backalley_engine.records import record_actions
 from backalley_engine.validate import validate_record
 from backalley_site.errors import DomainError
-from games import forks, selectors
+from games import claims, forks, selectors, statecache
 from games.errors import (
     CreatorNotSeated,
     ForkSeatNotAllowed,
@@ -212,3 +212,32 @@ def test_a_fork_starts_with_one_event_at_its_move_count() -> None:
     rows = list(Event.objects.filter(game=fork).values_list("kind", "seq", "to_act", "status"))
     assert rows == [("game_started", 9, fork.to_act, "active")]
     assert len(ctx.captured_queries) < 40  # the moves and deals in bulk, not one by one
+
+
+def test_a_fork_does_not_start_while_a_claim_waits_for_its_answers() -> None:
+    players = [PlayerFactory() for _ in range(4)]
+    game = game_create(creator=players[0], seats=players, options=SHORT)
+    game = play(game, 4)  # the first deal's bids: its play begins, no trick in progress
+    claimed = None
+    for seat in range(4):
+        result = claims.claim_make(game_id=game.pk, seats=[seat], tricks=3)
+        game.refresh_from_db()
+        if statecache.state_for(game).claim >= 0:
+            claimed = result.move.seq
+            break
+    if claimed is None:
+        pytest.skip("every claim of this deal was proven at once: no claim waited")
+    state = statecache.state_for(game)
+    answer = state.seat_to_act
+    claims.claim_answer(game_id=game.pk, seats=[answer], accept=False)
+    game = play(game, 10_000)
+    assert game.status == "finished"
+    assert verify_game(game) == []  # a claim made out of turn is sound
+    me = PlayerFactory()
+    bots = [BotPlayerFactory(owner=me.user) for _ in range(3)]
+    err = _refused(InvalidMoveNumber, game, me, claimed, [me, *bots])
+    assert err.extra == {"move": claimed}
+    # Just before the claim, or after its refusal, is a fine place to start.
+    assert forks.game_fork(game_id=game.pk, by=me, move=claimed - 1, seats=[me, *bots])
+    after = forks.game_fork(game_id=game.pk, by=me, move=claimed + 1, seats=[me, *bots])
+    assert verify_game(after) == []
