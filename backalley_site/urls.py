@@ -45,6 +45,7 @@ urlpatterns = [
     path("api/v1/ladder/", include("ladder.api.urls")),
     path("ladder/", include("ladder.urls")),
     path("api/v1/", include("clock.api.urls")),
+    path("notifications/push/", include("push.urls")),
     path("notifications/", include("clock.urls")),
     path("api/v1/tournaments/", include("tournaments.api.urls")),
     path("tournaments/", include("tournaments.urls")),
