@@ -41,7 +41,7 @@ COPY . .
 RUN DJANGO_ENV=local python manage.py compilemessages --verbosity 0 \
     && DJANGO_ENV=local python manage.py collectstatic --noinput --verbosity 0 \
     && useradd --system --uid 10001 --home-dir /app backalley \
-    && mkdir -p /app/var && chown -R backalley /app/var
+    && mkdir -p /app/var/dumps && chown -R backalley /app/var
 
 # Every process of the image runs the production settings: DEBUG off, and no start without
 # DJANGO_SECRET_KEY, BOTS_WEBHOOK_KEY and DJANGO_ALLOWED_HOSTS from the environment.

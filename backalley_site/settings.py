@@ -364,7 +364,7 @@ GAMES_AUTOPLAY = env.bool("GAMES_AUTOPLAY", default=True)
 GAMES_SETTLED_MAX_TRICKS = env.int("GAMES_SETTLED_MAX_TRICKS", default=6)
 GAMES_SETTLED_BUDGET = env.int("GAMES_SETTLED_BUDGET", default=2000)
 CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 3600.0}
-# Exports of finished games (games/exports.py, docs/api.md "Exports"): a record public for
+# Exports of finished games (games/exports.py, docs/api.md): a record public for
 # less than this many seconds is held back, so that a cursor never passes a move still
 # committing.
 GAMES_EXPORT_SETTLE_S = env.float("GAMES_EXPORT_SETTLE_S", default=5.0)
@@ -377,7 +377,7 @@ GAMES_DUMP_KEEP = env.int("GAMES_DUMP_KEEP", default=3)
 CELERY_TASK_ROUTES["games.tasks.dump_games"] = {"queue": "celery"}
 CELERY_BEAT_SCHEDULE["games-dump"] = {
     "task": "games.tasks.dump_games",
-    "schedule": crontab(hour=3, minute=17),
+    "schedule": crontab(hour=4, minute=23),
     "options": {"queue": "celery", "expires": 6 * 3600},
 }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

@@ -285,3 +285,13 @@ def test_the_balancer_config_is_valid_haproxy() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_workers_dumps_are_in_the_volume_the_web_nodes_serve() -> None:
+    folder = SERVICES["web"]["environment"]["GAMES_DUMP_DIR"]
+    for name in ("web", "worker"):
+        assert SERVICES[name]["environment"]["GAMES_DUMP_DIR"] == folder, name
+        assert f"dumps:{folder}" in SERVICES[name]["volumes"], name
+    assert "dumps" in COMPOSE["volumes"]
+    # The image makes the folder, owned by its user, so the volume starts writable.
+    assert f"mkdir -p {folder}" in (ROOT / "Dockerfile").read_text()
