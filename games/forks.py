@@ -13,7 +13,9 @@ rules (its seed is shown once the fork is over), although anyone may read the or
 
 Its seats are the forker, the forker's own bots and the house bots; one of them is the
 forker or a bot of theirs. Once created, the fork starts at once and its ``game_started``
-event leaves through the outbox like any game's, so a hosted bot to act plays on.
+event leaves through the outbox like any game's, so a hosted bot to act plays on; what the
+service plays on its own after a move (``games.autoplay``: a forced action, a settled
+deal) it plays from the fork's first position too.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from backalley_engine import shuffle
 from backalley_engine.state import GameState
-from games import dealsets, invitations, movelog, outbox, services, statecache
+from games import autoplay, dealsets, invitations, movelog, outbox, services, statecache
 from games.errors import (
     BadGameSetup,
     CreatorNotSeated,
@@ -135,7 +137,7 @@ def game_fork(*, game_id: int, by: Player, move: int, seats: Sequence[Player]) -
             forked_from=original,
             forked_at_move=move,
         )
-        Seat.objects.bulk_create(
+        seat_rows = Seat.objects.bulk_create(
             Seat(game=fork, position=pos, player=p) for pos, p in enumerate(seats)
         )
         Move.objects.bulk_create(
@@ -152,6 +154,12 @@ def game_fork(*, game_id: int, by: Player, move: int, seats: Sequence[Player]) -
         for number, attempt, dealer, first_seq in deals:
             movelog.store_deal(fork, number, attempt, dealer, first_seq)
         _start(fork, list(seats), state, now)
+        # What the service plays on its own from there (a forced action, a settled deal),
+        # as after any move (games.autoplay): its own rows and events, after the start's.
+        written = movelog.Written()
+        if autoplay.play_on(game=fork, seat_rows=seat_rows, state=state, written=written):
+            movelog.finish(fork, state, written, now)
+            movelog.save_moves(written)
     return fork
 
 

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
 from backalley_engine.records import record_actions
+from backalley_engine.state import GameState
 from backalley_engine.validate import validate_record
 from backalley_site.errors import DomainError
 from games import claims, forks, selectors, statecache
@@ -241,3 +242,26 @@ def test_a_fork_does_not_start_while_a_claim_waits_for_its_answers() -> None:
     assert forks.game_fork(game_id=game.pk, by=me, move=claimed - 1, seats=[me, *bots])
     after = forks.game_fork(game_id=game.pk, by=me, move=claimed + 1, seats=[me, *bots])
     assert verify_game(after) == []
+
+
+@pytest.mark.autoplay
+def test_a_fork_plays_the_forced_action_it_starts_at_as_the_service_does_after_a_move() -> None:
+    original = _finished()
+    codes = _codes(original)
+    state = GameState.new(original.seed, schedule=original.schedule)
+    at = None
+    for i, code in enumerate(codes):
+        if i > 0 and len(state.legal_actions()) == 1 and state.claim < 0:
+            at = i
+            break
+        state.apply(code)
+    assert at is not None, "no forced action in the game"
+    me = PlayerFactory()
+    bots = [BotPlayerFactory(owner=me.user) for _ in range(3)]
+    fork = forks.game_fork(game_id=original.pk, by=me, move=at, seats=[me, *bots])
+    fork.refresh_from_db()
+    assert fork.move_count > at and verify_game(fork) == []
+    own = Move.objects.filter(game=fork, seq__gt=at).order_by("seq")
+    assert own[0].submitted_by == "auto" and own[0].action_code == codes[at]
+    kinds = list(Event.objects.filter(game=fork).order_by("pk").values_list("kind", "seq"))
+    assert kinds[0] == ("game_started", at) and kinds[1] == ("move_committed", at + 1)
