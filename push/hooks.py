@@ -1,7 +1,7 @@
 """The push app follows the games through their durable events (the outbox).
 
 Each consumer only enqueues a task, named after the event (``push-turn:<game>:<seq>:0``,
-``push-over:<game>``): the outbox's second delivery of an event enqueues the same work,
+``push-over:<game>``, ``push-round:<game>``): the outbox's second delivery of an event enqueues the same work,
 which the delivery's per-device record makes a no-op. A slow push service holds a worker,
 never a move.
 """
@@ -15,7 +15,7 @@ from clock import signals as notices
 from games import hooks as game_hooks
 from push import preferences, selectors, turns
 from push.services import push_active
-from push.tasks import push_game_over, push_notice, push_turn
+from push.tasks import push_game_over, push_notice, push_round, push_turn
 
 
 def turn_pushed(event: game_hooks.GameEvent) -> None:
@@ -38,6 +38,14 @@ def result_pushed(event: game_hooks.GameEvent) -> None:
     push_game_over.apply_async(
         kwargs={"game_id": event.game_id}, task_id=f"push-over:{event.game_id}"
     )
+
+
+def round_pushed(event: game_hooks.GameEvent) -> None:
+    """A game started: when it is a tournament's table (the task looks), its round has
+    started for the people at it."""
+    if not push_active() or not selectors.game_has_devices(game_id=event.game_id):
+        return
+    push_round.apply_async(kwargs={"game_id": event.game_id}, task_id=f"push-round:{event.game_id}")
 
 
 def notice_pushed(
@@ -74,4 +82,7 @@ def install() -> None:
     notices.notice_delivered.connect(notice_pushed, dispatch_uid="push.notice_pushed")
     game_hooks.on_game_started(turn_pushed, name="push.turn_pushed")
     game_hooks.on_move_committed(turn_pushed, name="push.turn_pushed")
+    game_hooks.on_game_started(round_pushed, name="push.round_pushed")
     game_hooks.on_game_finished(result_pushed, name="push.result_pushed")
+    # Called off (a daylong's window closed on it): told as the end, without a score.
+    game_hooks.on_game_called_off(result_pushed, name="push.called_off_pushed")

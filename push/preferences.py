@@ -20,6 +20,8 @@ SWITCHES = {
     NotificationKind.INVITATION.value: "invitation_push",
     NotificationKind.CLAIM.value: "claim_push",
     NotificationKind.REMINDER.value: "reminder_push",
+    # "Everyone else is at your table": a call to come and move, so it follows "your move".
+    NotificationKind.TOGETHER.value: "turn_push",
 }
 
 

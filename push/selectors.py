@@ -22,3 +22,8 @@ def seat_has_devices(*, game_id: int, seat: int) -> bool:
 
 def has_devices(*, player_id: int) -> bool:
     return PushSubscription.objects.filter(player_id=player_id).exists()
+
+
+def game_has_devices(*, game_id: int) -> bool:
+    """Whether anyone seated at the game has a device to tell."""
+    return PushSubscription.objects.filter(player__seats__game_id=game_id).exists()

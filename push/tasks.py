@@ -21,10 +21,11 @@ from django.utils import timezone
 
 from accounts.languages import in_language_of
 from accounts.models import Player
-from games.models import Game
+from games.models import Game, GameStatus
 from push import preferences, turns, words
 from push.delivery import Delivery, notice_deliver
 from push.services import push_active
+from tournaments.selectors import game_tournament
 
 COMMON: dict[str, Any] = {
     "acks_late": True,
@@ -194,4 +195,45 @@ def push_notice(
             "only": only,
         },
         hold_id=f"push-notice:{player_id}:{kind}:{key}:held",
+    )
+
+
+@shared_task(name="push.tasks.push_round", **COMMON)
+def push_round(game_id: int) -> int:
+    """A game started at a tournament's table: its round has started for each person seated
+    (a task each, as for the result)."""
+    if not push_active() or game_tournament(int(game_id)) is None:
+        return 0
+    recipients = turns.seated_people(game_id=int(game_id), statuses=(GameStatus.ACTIVE,))
+    for player, _seat in recipients:
+        push_round_start.apply_async(
+            kwargs={"game_id": game_id, "player_id": player.pk},
+            task_id=f"push-round:{game_id}:{player.pk}",
+        )
+    return len(recipients)
+
+
+@shared_task(name="push.tasks.push_round_start", bind=True, max_retries=None, **COMMON)
+def push_round_start(
+    self: Task, game_id: int, player_id: int, only: list[int] | None = None
+) -> int:
+    """One person's "round N has started", while their table's game is still being played
+    (held by quiet hours past its end, it is not told at all)."""
+    game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE).first()
+    player = Player.objects.filter(pk=player_id).first()
+    found = game_tournament(int(game_id)) if game is not None else None
+    if game is None or player is None or found is None or not push_active():
+        return 0
+    with in_language_of(player):
+        payload = words.round_started(
+            game, tournament=found["name"], round_number=found["round"], table=found["table"]
+        )
+    return _send(
+        self,
+        player=player,
+        kind="round",
+        key=f"round:{game_id}",
+        payload=payload,
+        again={"game_id": game_id, "player_id": player_id, "only": only},
+        hold_id=f"push-round:{game_id}:{player_id}:held",
     )

@@ -9,7 +9,8 @@ rest of a settled deal is played in the transaction of the move that made it due
 game's move count has gone past that turn before the push is considered; nor for a bot's
 seat, or an abandoned one (the house bot plays it).
 
-**Game over** goes to every person seated (each once, however many seats they hold).
+**Game over** goes to every person seated (each once, however many seats they hold), and
+so does a game **called off** without a result (a daylong's window closed on it).
 """
 
 from __future__ import annotations
@@ -65,15 +66,21 @@ def turn_check(*, game_id: int, seq: int, now: float | None = None) -> TurnCheck
     return TurnCheck(player=person, seat=game.to_act, game=game)
 
 
-def result_recipients(*, game_id: int) -> list[tuple[Player, int]]:
-    """(person, their first seat) for each person seated at a finished game."""
-    seats = Seat.objects.filter(game_id=game_id, game__status=GameStatus.FINISHED)
+def seated_people(*, game_id: int, statuses: tuple[str, ...]) -> list[tuple[Player, int]]:
+    """(person, their first seat) for each person seated at the game, when its status is
+    one of ``statuses`` (nobody otherwise)."""
+    seats = Seat.objects.filter(game_id=game_id, game__status__in=statuses)
     seen: dict[int, tuple[Player, int]] = {}
     for seat in seats.select_related("player").order_by("position"):
         person = _person(seat)
         if person is not None and person.pk not in seen:
             seen[person.pk] = (person, seat.position)
     return list(seen.values())
+
+
+def result_recipients(*, game_id: int) -> list[tuple[Player, int]]:
+    """Everyone seated at a game that is over: finished, or called off without a result."""
+    return seated_people(game_id=game_id, statuses=(GameStatus.FINISHED, GameStatus.ABORTED))
 
 
 def watch_s() -> float:

@@ -57,6 +57,22 @@ def game_over(game: Game, seat: int) -> dict[str, Any]:
     )
 
 
+def round_started(game: Game, *, tournament: str, round_number: int, table: int) -> dict[str, Any]:
+    """A tournament's round has started, and this is the person's table in it."""
+    words = {
+        "tournament": tournament,
+        "round": round_number,
+        "table": table,
+        "game": game.public_id,
+    }
+    return payload(
+        title=_("Round %(round)s of %(tournament)s has started") % words,
+        body=_("You play at table %(table)s: game %(game)s.") % words,
+        url=table_url(game),
+        tag=f"game-{game.public_id}",
+    )
+
+
 BODY_MAX = 300  # a push is a glance: the page it opens says the rest
 
 
