@@ -6,8 +6,8 @@ file (``games-2026-12-02.ndjson.gz.sha256``) is in ``sha256sum`` format, so ``sh
 checks a download. Both are written to a temporary file in the same directory and renamed
 into place, the checksum last: a dump is listed only once its checksum is there, so nobody
 is ever served a half-written file, and a dump written again the same day replaces the old
-one whole. The records are read a page of ids at a time and written a chunk of games at a
-time, so memory does not grow with the number of games. The last ``GAMES_DUMP_KEEP`` dumps
+one whole. The ids are read a page at a time from one query and the records written a
+chunk of games at a time, so memory does not grow with the number of games. The last ``GAMES_DUMP_KEEP`` dumps
 are kept.
 """
 
@@ -103,15 +103,12 @@ def dump_write(*, now: datetime | None = None, into: Path | None = None) -> Dump
         sinks.append(sink)
         # mtime=0 and no file name: the same records make the same bytes.
         with gzip.GzipFile(filename="", mode="wb", fileobj=cast(IO[bytes], sink), mtime=0) as out:
-            after: exports.Position | None = None
-            while True:
-                page = exports.page(qs, after=after, limit=PAGE)
-                for record in exports.records(page.ids):
-                    out.write(exports.record_line(record))
-                    counted += 1
-                if not page.more:
-                    break
-                after = page.end
+            # One query for the ids, read PAGE at a time from a server-side cursor: the
+            # dump is the records public at one moment, and reading it is linear.
+            ids = qs.values_list("pk", flat=True).iterator(chunk_size=PAGE)
+            for record in exports.records(ids):
+                out.write(exports.record_line(record))
+                counted += 1
 
     _replace_atomically(folder / name, write)
     sink = sinks[-1]
