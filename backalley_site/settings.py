@@ -368,6 +368,8 @@ CELERY_BEAT_SCHEDULE["games-prune"] = {"task": "games.tasks.prune", "schedule": 
 # less than this many seconds is held back, so that a cursor never passes a move still
 # committing.
 GAMES_EXPORT_SETTLE_S = env.float("GAMES_EXPORT_SETTLE_S", default=5.0)
+# Export pages per client address (each builds up to 1,000 records).
+GAMES_EXPORT_RATE = env.str("GAMES_EXPORT_RATE", default="60/minute")
 # The nightly dump of every public record (games/dumps.py): written by the beat's task (or
 # `manage.py dump_games`) into this directory, served by GET /api/v1/dumps/; the newest
 # GAMES_DUMP_KEEP are kept. With several web nodes, a directory they all see.

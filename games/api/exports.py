@@ -16,6 +16,7 @@ from datetime import UTC, datetime, time
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models.functions import Lower
 from django.http import StreamingHttpResponse
@@ -27,10 +28,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import Player
 from accounts.permissions import PUBLIC
+from backalley_site.clientip import client_ip
 from games import exports
 from games.api.serializers import ErrorSerializer
 from games.api.views import _int_param
@@ -186,6 +189,20 @@ PARAMETERS = [
 ]
 
 
+class ExportThrottle(SimpleRateThrottle):
+    """Export pages per client address (each builds up to ``limit`` records):
+    ``GAMES_EXPORT_RATE``, counted in the shared cache like every throttle."""
+
+    scope = "games_export"
+
+    def get_rate(self) -> str:
+        # Read at request time, so tests and operators can tune it without a restart.
+        return str(settings.GAMES_EXPORT_RATE)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
 class ErrorsInJSON(BaseContentNegotiation):
     """The body is NDJSON whatever the client accepts, and an error is the one JSON error
     shape: never a 406 for a client that asks only for application/x-ndjson."""
@@ -203,6 +220,7 @@ class PlayerGamesExportView(APIView):
     scopes = PUBLIC
     renderer_classes = [JSONRenderer]
     content_negotiation_class = ErrorsInJSON
+    throttle_classes = [ExportThrottle]
 
     @extend_schema(
         tags=["games"],
@@ -232,7 +250,8 @@ class PlayerGamesExportView(APIView):
             "they are all over. Records come in the order they became public, so the last "
             "`X-Next-Cursor` fetches later only what is new. Gzip-compressed with "
             "`Accept-Encoding: gzip`. Errors: 404 `player_not_found`; 400 `invalid_filter` "
-            "(`extra.name` names it), `invalid_cursor`, `bad_parameter` (`limit`)."
+            "(`extra.name` names it), `invalid_cursor`, `bad_parameter` (`limit`); 429 "
+            "`throttled` past GAMES_EXPORT_RATE pages per client address (60 a minute)."
         ),
     )
     def get(self, request: Request, name: str) -> StreamingHttpResponse:

@@ -261,3 +261,18 @@ def test_under_asgi_the_body_is_streamed_from_an_async_iterator(
     lines = gzip.decompress(body).decode().splitlines()
     assert len(lines) == 2 and chunks  # the iterator above wrote the body
     assert {json.loads(line)["game"] for line in lines} <= {g.public_id for g in games}
+
+
+def test_export_pages_are_limited_per_client_address(client: Client, settings: Any) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.GAMES_EXPORT_RATE = "2/minute"
+    me = PlayerFactory()
+    for _ in range(2):
+        assert client.get(_url(me.name)).status_code == 200
+    r = client.get(_url(me.name))
+    assert r.status_code == 429 and r.json()["code"] == "throttled"
+    assert int(r["Retry-After"]) > 0
+    other = Client(REMOTE_ADDR="10.1.2.3")
+    assert other.get(_url(me.name)).status_code == 200
