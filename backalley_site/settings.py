@@ -446,6 +446,9 @@ PUSH_MAX_SUBSCRIPTIONS = env.int("PUSH_MAX_SUBSCRIPTIONS", default=20)
 # turn is looked at again (its page may close later) for this long at most.
 PUSH_TURN_AWAY_S = env.float("PUSH_TURN_AWAY_S", default=120.0)
 PUSH_TURN_WATCH_S = env.float("PUSH_TURN_WATCH_S", default=6 * 3600.0)
+# A device its push service did not answer (or answered 429/5xx) is tried again after this
+# long, doubling at each try (at most 30 min, 8 tries).
+PUSH_RETRY_BACKOFF_S = env.float("PUSH_RETRY_BACKOFF_S", default=30.0)
 CELERY_TASK_ROUTES["push.tasks.*"] = {"queue": "celery"}
 
 # --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -38,7 +39,6 @@ COMMON: dict[str, Any] = {
     "time_limit": 150,
 }
 MAX_RETRIES = 8  # about two hours of backoff (30 s, 1 min, 2 min, … 30 min): then dropped
-BACKOFF_S = 30.0
 BACKOFF_MAX_S = 1800.0
 HOP_S = 1800.0  # a push held by quiet hours waits in hops of this long at most
 
@@ -49,7 +49,7 @@ def _again(task: Task, done: Delivery, **kwargs: Any) -> None:
         return
     if task.request.retries >= MAX_RETRIES:
         return  # given up: counted as failures already, one by one
-    backoff = min(BACKOFF_S * 2**task.request.retries, BACKOFF_MAX_S)
+    backoff = min(settings.PUSH_RETRY_BACKOFF_S * 2**task.request.retries, BACKOFF_MAX_S)
     wait = max(done.retry_after or 0.0, backoff * random.uniform(0.8, 1.2))
     raise task.retry(
         args=(), kwargs={**kwargs, "only": done.again}, countdown=wait, max_retries=None
