@@ -155,7 +155,8 @@ bench-arena: install
 bench-live: install
 	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
 
-# Faults while games are played (bench/chaos.py): PostgreSQL restarted, Redis stopped, on a
+# Faults while games are played (bench/chaos.py): PostgreSQL restarted, Redis stopped, the
+# workers stopped, the e-mail backend's disk full (a tmpfs; root), the push service down, on a
 # PostgreSQL, a Redis, a web node and a worker of its own (never the shared ones); prints the
 # table of docs/deployment.md, "Faults". QUICK=1: Redis down 5 s instead of 60.
 chaos: install

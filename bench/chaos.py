@@ -1,4 +1,5 @@
-"""Faults while games are played (``make chaos``): the database restarted, Redis stopped.
+"""Faults while games are played (``make chaos``): the database restarted, Redis stopped,
+the workers stopped, the e-mail backend's disk full, the push service down.
 
 On a cluster of its own (``bench/nodes.py``: its own PostgreSQL and Redis, a web node, a
 worker), clients play several games through the API, a move after another, and read them,
@@ -6,14 +7,15 @@ while each fault is made in turn:
 
 * **postgres restart**: PostgreSQL stopped (``pg_ctl -m fast``: every session ended, as a
   restart does), left down, started again;
-* **redis stop**: Redis (the broker and the live layer's pub/sub) stopped, then started.
+* **redis stop**: Redis (the broker and the live layer's pub/sub) stopped, then started;
+* **workers stopped**, **mail disk full**, **push down**: see ``bench/chaos_faults.py``.
 
 A client answered 503 (or not at all) tries the same move again with the same
 ``Idempotency-Key``, as a client should. Then a table: per fault, the requests made while it
 lasted, their answers by kind, the moves lost (acknowledged, not in the log) or doubled (in
 the log, never acknowledged or twice), the time from the fault's end to the next move
-committed, whether the outbox drained, and ``verify_games``. Lost and doubled must be 0,
-and no answer a 500.
+committed, whether the outbox drained, ``verify_games``, and what the fault itself saw (its
+note). Lost and doubled must be 0, and no answer a 500.
 
 ``python bench/chaos.py [--quick]``; the tests of ``tests/ops`` run :func:`run` for less time.
 """
@@ -38,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: the repository on the path, as
 
 import httpx
 
-from bench import api_prep
+from bench import api_prep, chaos_faults
 from bench.api_prep import Table
 from bench.nodes import ROOT, Cluster
 
@@ -69,10 +71,14 @@ def _outcome(status: int, body: Any) -> str:
 
 
 class Clients:
-    """One thread per game that plays it move by move, and one that reads every game."""
+    """``players`` threads (one per game by default), each playing its share of the games
+    one after another, move by move; and one that reads every game."""
 
-    def __init__(self, url: str, plays: list[Play], pause: float = 0.02) -> None:
+    def __init__(
+        self, url: str, plays: list[Play], pause: float = 0.02, players: int | None = None
+    ) -> None:
         self.url, self.plays, self.pause = url, plays, pause
+        self.players = players or len(plays)
         self.samples: list[Sample] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -107,6 +113,17 @@ class Clients:
         self._record(started, kind, outcome)
         return outcome, body
 
+    def _player(self, i: int) -> None:
+        try:
+            for play in self.plays[i :: self.players]:
+                self._play(play)
+        except BaseException as exc:
+            self.errors.append(exc)
+        finally:
+            with self.idle:  # the games over (or a client failed) wait for nothing
+                self.idle_players += 1
+                self.idle.notify_all()
+
     def _play(self, play: Play) -> None:
         from backalley_engine.actions import action_to_json
 
@@ -136,14 +153,9 @@ class Clients:
                     time.sleep(0.1)  # the same move again, with the same key
                 else:
                     raise AssertionError(f"{table.id}: move {seq} answered {outcome}: {body}")
-        except BaseException as exc:
-            self.errors.append(exc)
         finally:
             for h in https:
                 h.close()
-            with self.idle:  # a game over (or a client failed) waits for nothing
-                self.idle_players += 1
-                self.idle.notify_all()
 
     def _read(self) -> None:
         http = _client(self.plays[0].table.tokens[0])
@@ -156,7 +168,9 @@ class Clients:
             http.close()
 
     def start(self) -> None:
-        self.threads = [threading.Thread(target=self._play, args=(p,)) for p in self.plays]
+        self.threads = [
+            threading.Thread(target=self._player, args=(i,)) for i in range(self.players)
+        ]
         self.threads.append(threading.Thread(target=self._read))
         for t in self.threads:
             t.start()
@@ -192,7 +206,7 @@ class Clients:
     def hold(self) -> None:
         with self.idle:
             self.holding = True
-            self.idle.wait_for(lambda: self.idle_players == len(self.plays), timeout=60)
+            self.idle.wait_for(lambda: self.idle_players == self.players, timeout=60)
 
     def release(self) -> None:
         with self.idle:
@@ -225,6 +239,7 @@ class Row:
     verified: bool
     down_s: float
     slowest_s: float  # the longest any request took, of those answered while it lasted
+    note: str = ""  # what the fault itself saw (bench/chaos_faults.py)
 
     @property
     def server_errors(self) -> int:
@@ -243,7 +258,7 @@ def redis_stop(cluster: Cluster, down: float) -> None:
     cluster.redis.start()
 
 
-FAULTS: dict[str, Callable[[Cluster, float], None]] = {
+FAULTS: dict[str, Callable[[Cluster, float], str | None]] = {
     "postgres restart": postgres_restart,
     "redis stop": redis_stop,
 }
@@ -315,10 +330,15 @@ def run(
     games: int = 4,
     settle: float = 3.0,
     pause: float = 0.02,
+    more: dict[str, chaos_faults.Fault] | None = None,
+    each: int = 1,
 ) -> list[Row]:
-    """Play ``games`` games on ``cluster`` while each fault (name, seconds down) is made."""
-    plays = prepare(cluster, games)
-    clients = Clients(cluster.url, plays, pause=pause)
+    """Play ``games`` games on ``cluster`` while each fault (name, seconds down) is made:
+    one of :data:`FAULTS` or of ``more`` (``chaos_faults.faults``). Each of the ``games``
+    players plays ``each`` games one after another (so that play goes on to the end)."""
+    known = {**FAULTS, **(more or {})}
+    plays = prepare(cluster, games * each)
+    clients = Clients(cluster.url, plays, pause=pause, players=games)
     clients.start()
     rows: list[Row] = []
     before = (0, 0)  # lost and doubled before this fault (counted over the whole log)
@@ -326,7 +346,7 @@ def run(
         time.sleep(settle)
         for name, down in faults:
             t0 = time.monotonic()
-            FAULTS[name](cluster, down)
+            note = known[name](cluster, down) or ""
             t1 = time.monotonic()
             resumed = clients.first_move_after(t1, timeout=30)
             time.sleep(settle)
@@ -353,6 +373,7 @@ def run(
                     verified=verified,
                     down_s=t1 - t0,
                     slowest_s=max((s.took for s in answered), default=0.0),
+                    note=note,
                 )
             )
             before = (lost, doubled)
@@ -373,6 +394,7 @@ def table(rows: list[Row]) -> str:
         "resumed s",
         "outbox drained",
         "verify_games",
+        "note",
     )
     lines = [head]
     for r in rows:
@@ -390,6 +412,7 @@ def table(rows: list[Row]) -> str:
                 resumed,
                 "yes" if r.outbox_drained else "NO",
                 "clean" if r.verified else "PROBLEMS",
+                r.note,
             )
         )
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
@@ -403,6 +426,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=4, help="games played at once (default 4)")
     ap.add_argument("--postgres-down", type=float, default=5.0, help="seconds (default 5)")
     ap.add_argument("--redis-down", type=float, default=60.0, help="seconds (default 60)")
+    ap.add_argument("--each", type=int, default=6, help="games each player plays (default 6)")
+    ap.add_argument("--workers-down", type=float, default=20.0, help="seconds (default 20)")
+    ap.add_argument("--mail-down", type=float, default=10.0, help="seconds (default 10)")
+    ap.add_argument("--push-down", type=float, default=10.0, help="seconds (default 10)")
     ap.add_argument("--quick", action="store_true", help="Redis down 5 s instead")
     ap.add_argument("--prepare", type=int, help=argparse.SUPPRESS)  # run by prepare()
     a = ap.parse_args(argv)
@@ -410,14 +437,30 @@ def main(argv: list[str] | None = None) -> int:
         _prepare_here(a.prepare)
         return 0
     redis_down = 5.0 if a.quick else a.redis_down
-    with Cluster() as cluster:
-        rows = run(
-            cluster,
-            faults=[("postgres restart", a.postgres_down), ("redis stop", redis_down)],
-            games=a.games,
-        )
+    extras = chaos_faults.Extras()
+    try:
+        more = chaos_faults.faults(extras)
+        wanted = [
+            ("postgres restart", a.postgres_down),
+            ("redis stop", redis_down),
+            ("workers stopped", a.workers_down),
+            ("mail disk full", a.mail_down),
+            ("push down", a.push_down),
+        ]
+        with Cluster(env=extras.env()) as cluster:
+            rows = run(
+                cluster,
+                faults=[f for f in wanted if f[0] in {**FAULTS, **more}],
+                games=a.games,
+                more=more,
+                each=a.each,
+            )
+    finally:
+        extras.close()
     load = os.getloadavg()
     print(f"{a.games} games played through one web node and one worker; load {load[0]:.2f}")
+    if not extras.mail.mounted:
+        print(f"mail disk full: left out, no tmpfs could be mounted ({extras.mail.why})")
     print(table(rows))
     bad = [r for r in rows if r.lost or r.doubled or r.server_errors or not r.verified]
     return 1 if bad else 0
