@@ -3,14 +3,18 @@
 One game is played (it is the slow part) and then checked from every side: the record
 validates with the engine's validator, the stored result and deals agree with a replay, and
 no response or event any seat received held a card of another seat's unplayed hand or the
-seed before the end.
+seed before the end. Each player has a phone subscribed to pushes, and each move's
+after-commit work runs as it would in production (the outbox, the push tasks): every push
+the phones' push service received, decrypted with the phone's own keys, names no card at
+all, no hand and no seed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +26,8 @@ from backalley_engine.records import validate_record
 from games import statecache
 from games.models import GameStatus, Move, SeededDeal
 from tests.factories import PlayerFactory
-from tests.games.conftest import Table, choose, client_for, make_table
+from tests.games.conftest import Table, choose, clear_presence, client_for, make_table
+from tests.push.helpers import PUSH_SETTINGS, Browser, FakePushService, subscribe
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -48,8 +53,13 @@ def _cards(obj: Any) -> set[str]:
 class Played:
     """The harness's own account of the game: what each seat was sent, and when."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(
+        self,
+        table: Table,
+        around_move: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
+    ) -> None:
         self.t = table
+        self.around_move = around_move  # what each move's request runs inside
         self.seen: list[tuple[int, int, str, Any]] = []  # (seat, seq when sent, kind, body)
         self.deal_at: dict[int, tuple[int, int]] = {0: (1, 0)}
         self.played_at: dict[int, frozenset[str]] = {0: frozenset()}
@@ -83,7 +93,8 @@ class Played:
                 r = t.move(seat, action, max(seq - 1, 0) if seq else 3)
                 assert r.status_code == 409 and r.json()["code"] == "stale_state"
                 self.keep(seat, "error", r.json(), seq)
-            r = t.move(seat, action, seq, key=f"{seat}-{seq}")
+            with self.around_move():
+                r = t.move(seat, action, seq, key=f"{seat}-{seq}")
             assert r.status_code == 201, r.content
             body = r.json()
             seq += 1
@@ -108,14 +119,39 @@ class Played:
             seat = body["to_act"]
 
 
-def test_whole_game_by_four_users_validates_and_leaks_nothing() -> None:
+@pytest.fixture
+def pushes(settings: Any) -> Iterator[FakePushService]:
+    """Push on (the tests' keys), its tasks run in the test, a push service on loopback."""
+    from backalley_site.celery import app
+
+    for name, value in PUSH_SETTINGS.items():
+        setattr(settings, name, value)
+    clear_presence()  # no table page shown: every turn of a person is pushed
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    service = FakePushService()
+    yield service
+    service.stop()
+    app.conf.task_always_eager = before
+    clear_presence()
+
+
+def test_whole_game_by_four_users_validates_and_leaks_nothing(
+    pushes: FakePushService, django_capture_on_commit_callbacks: Any
+) -> None:
     """One game (the slow part), checked from both sides below."""
-    played = Played(make_table(("west1", "north1", "east1", "south1")))
+    table = make_table(("west1", "north1", "east1", "south1"))
+    phones = [pushes.browser(f"seat-{s}") for s in range(4)]
+    for player, phone in zip(table.players, phones, strict=True):
+        subscribe(player, phone)
+    # Each move's after-commit work (its outbox delivery, the push tasks) runs right after it.
+    played = Played(table, around_move=lambda: django_capture_on_commit_callbacks(execute=True))
     played.play()
     for s in range(4):
         played.poll_events(s)
     check_whole_game(played)
     check_no_seat_ever_received_another_hand_or_the_seed(played)
+    check_no_push_named_a_card_a_hand_or_the_seed(played, pushes, phones)
 
 
 def _hands_by_deal(record: dict[str, Any]) -> dict[tuple[int, int], list[set[str]]]:
@@ -223,3 +259,38 @@ def _check_events(
         assert not leaked, (seat, ev, leaked)
     own_hands = [e for e in events if e["type"] == "hand"]
     assert own_hands and all(e["seat"] == seat for e in own_hands)
+
+
+PUSH_FIELDS = {"title", "body", "url", "tag"}
+WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+def check_no_push_named_a_card_a_hand_or_the_seed(
+    played: Played, service: FakePushService, phones: list[Browser]
+) -> None:
+    """Every push of the game, as each phone decrypts it: only a title, a text, a page and
+    a tag, and among their words no card (not even one already played: a push shows on a
+    locked screen), none of the seed, nothing of a hand."""
+    game = played.t.game
+    final = played.t.clients[0].get(played.t.url("record/")).json()
+    dealt = {c for d in final["deals"] for h in d["hands"] for c in h}
+    received = 0
+    for seat, phone in enumerate(phones):
+        payloads = service.delivered(phone)
+        assert len(payloads) == len(service.to(phone))  # every push read with the phone's keys
+        turns = [p for p in payloads if p["title"].startswith("Your move")]
+        # Told of (nearly) every turn of theirs: the moves each seat made, the first aside.
+        made = sum(1 for s, _seq, kind, _b in played.seen if s == seat and kind == "move")
+        assert made - 1 <= len(turns) <= made, (seat, made, len(turns))
+        (over,) = [p for p in payloads if p["title"] == f"Game {game.public_id} is over"]
+        assert str(game.total_0) in over["body"] and str(game.total_1) in over["body"]
+        for payload in payloads:
+            assert set(payload) == PUSH_FIELDS, payload
+            text = json.dumps(payload, ensure_ascii=False)
+            assert game.seed not in text and game.seed[:16] not in text
+            named = {w for w in WORD.findall(text) if CARD.match(w)}
+            assert not named, (seat, payload, named)
+            assert not (set(WORD.findall(text)) & dealt), payload
+            assert "hand" not in text.lower(), payload
+            received += 1
+    assert received > 700  # a whole game: hundreds of turns told
