@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live chaos browser haproxy gettext messages icons clean
+.PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live bench-live-nodes chaos browser haproxy gettext messages icons clean
 
 # The rules engine is a package of its own (engine/, import name backalley_engine): it is
 # installed first, editable, since pip cannot resolve the service's dependency on it from a
@@ -154,6 +154,11 @@ bench-arena: install
 # Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
 bench-live: install
 	$(BIN)/python bench/live.py $(if $(QUICK),--quick,)
+
+# Waiting clients over two web nodes behind HAProxy (bench/live_nodes.py), on a cluster of its
+# own (bench/nodes.py): spread over many games, then a broadcast to one game's spectators.
+bench-live-nodes: install
+	$(BIN)/python bench/live_nodes.py $(if $(QUICK),--steps 500,2000 --games 100 --broadcast 300 --window 8,)
 
 # Faults while games are played (bench/chaos.py): PostgreSQL restarted, Redis stopped, the
 # workers stopped, the e-mail backend's disk full (a tmpfs; root), the push service down, on a

@@ -9,7 +9,8 @@ A :class:`Cluster` starts, in a temporary directory:
 * web nodes: ``uvicorn`` serving the project's ASGI application, one process each, on the
   addresses given (``127.0.0.2``, ``127.0.0.3``: distinct loopback addresses);
 * Celery workers (the first one runs the beat, whose relay delivers what the outbox holds);
-* optionally HAProxy in front of the web nodes (Debian's ``haproxy``).
+* optionally HAProxy in front of the web nodes (Debian's ``haproxy``; ``balancers=N``
+  processes on one port, to hold more connections than one open-files limit allows).
 
 Used by ``bench/chaos.py`` (``make chaos``) and by the tests marked ``server`` under
 ``tests/ops``. Each process is a process group of its own: :meth:`Node.kill` is a SIGKILL of
@@ -231,6 +232,7 @@ class Cluster:
         web: tuple[str, ...] = ("127.0.0.1",),
         workers: int = 1,
         balancer: bool = False,
+        balancers: int = 1,
         env: dict[str, str] | None = None,
         root: Path | None = None,
         worker_log_level: str = "WARNING",
@@ -249,6 +251,11 @@ class Cluster:
         self.webs: list[Node] = []
         self.workers: list[Node] = []
         self.balancer: Node | None = None
+        # More than one HAProxy process binds the same port (SO_REUSEPORT, HAProxy's default
+        # on Linux; the kernel spreads the connections): each needs two descriptors per
+        # connection, so N of them hold N times what one open-files limit allows.
+        self.balancer_count = balancers
+        self.balancers: list[Node] = []
         self.balancer_port = 0
 
     # --- the environment every process shares -----------------------------------------
@@ -354,7 +361,13 @@ class Cluster:
         conf = self.root / "haproxy.cfg"
         conf.write_text(
             f"global\n    maxconn {balancer_maxconn()}\n"
-            "defaults\n    mode http\n    timeout connect 2s\n    timeout client 1h\n"
+            f"defaults\n    mode http\n    maxconn {balancer_maxconn()}\n"
+            # Each event of a stream leaves at once (no MSG_MORE: the kernel held the
+            # stream's small writes up to 200 ms), as deploy/haproxy.cfg says.
+            "    option http-no-delay\n"
+            # A loaded node's check may take long; a dead one refuses at once.
+            "    timeout check 3s\n"
+            "    timeout connect 2s\n    timeout client 1h\n"
             "    timeout server 1h\n    timeout http-request 10s\n    option redispatch\n"
             "    retries 2\n"
             f"frontend site\n    bind 127.0.0.1:{self.balancer_port}\n    default_backend web\n"
@@ -367,7 +380,11 @@ class Cluster:
         if exe is None:
             raise ToolMissing("haproxy")
         cmd = [exe, "-f", str(conf), "-db"]
-        self.balancer = Node("haproxy", cmd, dict(os.environ), self.root / "haproxy.log").start()
+        for i in range(self.balancer_count):
+            name = "haproxy" if i == 0 else f"haproxy{i}"
+            log = self.root / f"{name}.log"
+            self.balancers.append(Node(name, cmd, dict(os.environ), log).start())
+        self.balancer = self.balancers[0]
         wait_until(lambda: _http_ok(self.url + "/healthz/"), 30, "haproxy")
 
     def revive(self, timeout: float = 60) -> None:
@@ -395,7 +412,7 @@ class Cluster:
 
     # --- stopping ----------------------------------------------------------------------
     def close(self) -> None:
-        for node in [*([self.balancer] if self.balancer else []), *self.webs, *self.workers]:
+        for node in [*self.balancers, *self.webs, *self.workers]:
             node.stop(timeout=10)
         self.redis.stop()
         self.postgres.stop("immediate")
