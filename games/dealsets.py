@@ -28,6 +28,21 @@ def deal_set_settled(*, deal_set_id: int) -> bool:
     return not Game.objects.filter(deal_set_id=deal_set_id, status__in=UNSETTLED).exists()
 
 
+def cards_in_play_elsewhere(game: Game) -> bool:
+    """Whether another table may still be dealt, or is playing, ``game``'s cards: its set is
+    open, or another game of it is waiting or being played. What ``game``'s table shows
+    anyone (the cards played) would tell that table its hands."""
+    if game.deal_set_id is None:
+        return False
+    if DealSet.objects.filter(pk=game.deal_set_id, closed_at__isnull=True).exists():
+        return True
+    return (
+        Game.objects.filter(deal_set_id=game.deal_set_id, status__in=UNSETTLED)
+        .exclude(pk=game.pk)
+        .exists()
+    )
+
+
 def seed_is_public(game: Game) -> bool:
     """Whether ``game``'s seed (and every hand of its record) may be shown to anyone."""
     if game.status != GameStatus.FINISHED:

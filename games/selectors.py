@@ -32,10 +32,33 @@ def game_get(*, public_id: str) -> Game:
     try:
         return Game.objects.get(public_id=public_id)
     except Game.DoesNotExist:
-        raise GameNotFound(
-            message=_("No game %(public_id)s.") % {"public_id": repr(public_id)},
-            extra={"id": public_id},
-        ) from None
+        raise _not_found(public_id) from None
+
+
+def _not_found(public_id: str) -> GameNotFound:
+    return GameNotFound(
+        message=_("No game %(public_id)s.") % {"public_id": repr(public_id)},
+        extra={"id": public_id},
+    )
+
+
+def game_hidden(*, game: Game, controlled: list[int]) -> bool:
+    """Whether the game is kept from a reader who holds ``controlled`` of its seats: while
+    another table may still be dealt, or is playing, the same cards (its deal set is open,
+    as a daylong's version is until the window's end, or another game of the set is not
+    over, as in a duplicate round or an arena pair), a game is its own players' alone,
+    running or finished (docs/rules.md §8). What its table shows, the cards played, would
+    tell that table its hands."""
+    if controlled:
+        return False
+    return dealsets.cards_in_play_elsewhere(game)
+
+
+def game_check_shown(*, game: Game, controlled: list[int]) -> None:
+    """Refuse a hidden game (:func:`game_hidden`) as a game that does not exist, in the
+    very words of :func:`game_get`: the refusal tells nothing, not even that it exists."""
+    if game_hidden(game=game, controlled=controlled):
+        raise _not_found(game.public_id)
 
 
 def game_seats(*, game: Game) -> list[Seat]:

@@ -100,6 +100,8 @@ class GameAccess:
         self.game = selectors.game_get(public_id=public_id)
         self.seats = selectors.game_seats(game=self.game)
         self.controlled = controlled_seats(request, self.seats, acting=acting)
+        # A game of a deal set whose seed is not public is its players' alone.
+        selectors.game_check_shown(game=self.game, controlled=self.controlled)
         self.requested = _int_param(request, "seat", None, 0, 3) if requested_seat else None
         self.seat = selectors.viewer_seat(
             game=self.game, controlled=self.controlled, requested=self.requested
@@ -343,6 +345,8 @@ class MovesView(APIView):
 
         def held(seats: list[Seat]) -> list[int]:
             mine = controlled_seats(request, seats, acting=True)
+            if not mine and seats:  # read under the lock; the game is the seats' own row
+                selectors.game_check_shown(game=seats[0].game, controlled=mine)
             if wanted is None:
                 return mine
             if wanted not in mine:

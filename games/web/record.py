@@ -80,11 +80,17 @@ def _record(game: Game, seats: list[Seat]) -> tuple[dict[str, Any] | None, dict[
     return record, view
 
 
-def game_page_context(public_id: str) -> dict[str, Any]:
+def game_page_context(public_id: str, *, user: Any = None) -> dict[str, Any]:
+    """The record page's context for ``user`` (anyone: None or anonymous). A game of a deal
+    set whose seed is not public is its players' alone (``games.selectors.game_hidden``):
+    anyone else is told there is no such game."""
     game = Game.objects.filter(public_id=public_id).first()
     if game is None:
         raise Http404(_("No game %(id)s.") % {"id": repr(public_id)})
     seats = list(Seat.objects.filter(game=game).select_related("player").order_by("position"))
+    controlled = game_selectors.seats_controlled(seats=seats, user=user) if user else []
+    if game_selectors.game_hidden(game=game, controlled=controlled):
+        raise Http404(_("No game %(id)s.") % {"id": repr(public_id)})
     record, view = _record(game, seats)
     parts = extensions.page_parts(game)
     changes = parts.get("ratings") or {"seats": {}, "sides": {}}

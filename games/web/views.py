@@ -61,6 +61,8 @@ class _Access:
         self.game = _game(public_id)
         self.seats: list[Seat] = selectors.game_seats(game=self.game)
         self.controlled = selectors.seats_controlled(seats=self.seats, user=request.user)
+        if selectors.game_hidden(game=self.game, controlled=self.controlled):
+            raise Http404(_("No such game."))
         requested = _requested_seat(request)
         if requested not in self.controlled:
             requested = None
@@ -436,7 +438,7 @@ def board(request: HttpRequest, public_id: str) -> HttpResponse:
 def record(request: HttpRequest, public_id: str) -> HttpResponse:
     """A game's record: seats, deal scores and the replay (public: a spectator's view), and
     for a signed-in reader of a finished game, the form to fork it."""
-    context = game_page_context(public_id)
+    context = game_page_context(public_id, user=request.user)
     context["fork_form"] = fork_form(context["game"], request.user)
     return _page(request, "games/record.html", context)
 

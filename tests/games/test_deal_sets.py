@@ -88,14 +88,21 @@ def test_a_finished_game_keeps_its_seed_and_hands_while_its_seed_mate_plays() ->
         assert record["seed"] is None
         for deal in record["deals"]:
             assert [h is not None for h in deal["hands"]] == [s == seat for s in range(4)]
-    spectator = _record(watcher, done)
-    assert all(h is None for deal in spectator["deals"] for h in deal["hands"])
-    assert (
-        'id="hands-withheld"' in Client().get(f"/games/{done.public_id}/record/").content.decode()
+    # Anyone but its players is told there is no such game: its cards played would tell
+    # the seed-mate's table its hands (games.selectors.game_hidden).
+    for path in ("", "record/", "events/?since=0"):
+        r = watcher.get(f"/api/v1/games/{done.public_id}/{path}")
+        assert (r.status_code, r.json()["code"]) == (404, "game_not_found"), path
+    assert Client().get(f"/games/{done.public_id}/record/").status_code == 404
+    player = Client()
+    player.force_login(done_players[1].user)
+    assert 'id="hands-withheld"' in (
+        player.get(f"/games/{done.public_id}/record/").content.decode()
     )
-    detail = watcher.get(f"/api/v1/games/{done.public_id}/").json()
+    detail = client_for(done_players[1].user).get(f"/api/v1/games/{done.public_id}/").json()
     assert detail["seed"] is None and detail["view"]["seed"] is None
-    events = watcher.get(f"/api/v1/games/{done.public_id}/events/?since=0").json()["events"]
+    mine = client_for(done_players[1].user)
+    events = mine.get(f"/api/v1/games/{done.public_id}/events/?since=0").json()["events"]
     (end,) = [ev for ev in events if ev["type"] == "game_end"]
     assert end["seed"] is None
     export = client_for(done_players[0].user).get("/api/v1/me/export/").json()

@@ -120,7 +120,8 @@ def test_a_duplicate_rounds_seed_waits_for_its_last_table() -> None:
         APIClient().get(f"/games/{first.public_id}/record/").content.decode(),
     ):
         assert first.seed not in text
-    assert watcher.get(f"/api/v1/games/{first.public_id}/").json()["seed"] is None
+    # The other table plays on: anyone but its players is told there is no such game.
+    assert watcher.get(f"/api/v1/games/{first.public_id}/").json()["code"] == "game_not_found"
 
     end_game(second, totals=(80, 90))
     rounds = APIClient().get(f"/api/v1/tournaments/{t.pk}/rounds/").json()

@@ -30,7 +30,8 @@ def test_an_arena_pairs_seed_waits_for_its_second_game() -> None:
     for path in (f"/api/v1/games/{a.public_id}/", f"/api/v1/arena/bots/{bots[0].player.name}/"):
         assert pair.seed not in watcher.get(path).content.decode()
     assert pair.seed not in APIClient().get(f"/games/{a.public_id}/record/").content.decode()
-    assert watcher.get(f"/api/v1/games/{a.public_id}/").json()["seed"] is None
+    # Its seed-mate plays on: anyone but its players is told there is no such game.
+    assert watcher.get(f"/api/v1/games/{a.public_id}/").json()["code"] == "game_not_found"
 
     finish(b, (90, 100))
     assert seed_is_public(game=a)
