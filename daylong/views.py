@@ -18,6 +18,8 @@ from accounts.models import Player
 from accounts.services import player_for_user
 from backalley_site.errors import DomainError
 from bots import house
+from bots import selectors as bot_selectors
+from bots.models import BotKind
 from daylong import selectors, services
 from daylong.errors import EventNotFound
 from daylong.models import Event
@@ -49,6 +51,34 @@ def _row(event: Event) -> dict[str, Any]:
     }
 
 
+def _my_bots(request: HttpRequest, event: Event) -> list[dict[str, Any]]:
+    """The reader's own bots, each with its entry in the event, the stage it is playing
+    and the one it plays next (a few queries per bot: a person owns a handful)."""
+    if not request.user.is_authenticated:
+        return []
+    rows = []
+    for bot in bot_selectors.bots_of(request.user):
+        entry = selectors.entry_of(event=event, player=bot.player)
+        rows.append(
+            {
+                "player": bot.player,
+                "hosted": bot.kind == BotKind.HOSTED,
+                "entry": entry,
+                "playing": None if entry is None else selectors.playing_table(entry=entry),
+                "next_board": None if entry is None else selectors.next_board(entry=entry),
+            }
+        )
+    return rows
+
+
+def _acting(request: HttpRequest) -> Player:
+    """Who the form acts for: the reader, or the bot of theirs it names (``bot``)."""
+    name = request.POST.get("bot", "").strip()
+    if not name:
+        return player_for_user(request.user)
+    return bot_selectors.bot_of(request.user, name).player
+
+
 def daylong_list_page(request: HttpRequest) -> HttpResponse:
     rows = [_row(e) for e in selectors.event_list(limit=100)]
     return render(request, "daylong/list.html", {"rows": rows})
@@ -74,6 +104,7 @@ def daylong_page(request: HttpRequest, pk: int) -> HttpResponse:
             "next_board": None if entry is None else selectors.next_board(entry=entry),
             "breakdown": [] if entry is None else selectors.breakdown(entry=entry),
             "standings": table,
+            "my_bots": _my_bots(request, event),
         },
     )
 
@@ -89,8 +120,16 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def enter(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        services.entry_create(event_id=pk, player=player_for_user(request.user))
-        messages.success(request, _("You are entered: play the first stage whenever you like."))
+        player = _acting(request)
+        services.entry_create(event_id=pk, player=player)
+        if player.is_bot:
+            messages.success(
+                request,
+                _("%(name)s is entered: start its first stage whenever you like.")
+                % {"name": player.name},
+            )
+        else:
+            messages.success(request, _("You are entered: play the first stage whenever you like."))
     except DomainError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("daylong:detail", args=[pk]))
@@ -99,9 +138,11 @@ def enter(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def play(request: HttpRequest, pk: int) -> HttpResponse:
-    """To the entrant's table: the stage being played, else a new one for the next."""
+    """To the entrant's table (the reader's, or their bot's named by ``bot``): the stage
+    being played, else a new one for the next. The owner watches a bot's table: a hosted
+    bot plays it by itself, a bot of the owner's code through the API."""
     try:
-        table = services.board_play_next(event_id=pk, player=player_for_user(request.user))
+        table = services.board_play_next(event_id=pk, player=_acting(request))
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect(reverse("daylong:detail", args=[pk]))
