@@ -66,6 +66,55 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+class NetSpace:
+    """A network namespace of its own for one web node (``ip netns``), joined to the host by
+    a veth pair: the host's end at ``host_ip``, the node's at ``ip`` (a /30 of 10.x).
+    :meth:`make` is False, and nothing is left behind, where the machine does not permit it
+    (no root, no ``ip``, a container without the right): the cluster then falls back to
+    loopback addresses."""
+
+    def __init__(self, index: int) -> None:
+        tag = f"{os.getpid() % 10000}{index}"
+        self.name = f"ba-nodes-{tag}"
+        self.veth = f"bav{tag}"  # an interface's name is at most 15 characters
+        net = 200 + os.getpid() % 50
+        self.host_ip, self.ip = f"10.{net}.{index}.1", f"10.{net}.{index}.2"
+        self.why = ""
+
+    def _ip(self, *args: str) -> bool:
+        try:
+            done = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            self.why = repr(exc)
+            return False
+        if done.returncode != 0:
+            self.why = f"ip {' '.join(args)}: {done.stderr.strip()}"
+        return done.returncode == 0
+
+    def make(self) -> bool:
+        steps = [
+            ("netns", "add", self.name),
+            ("link", "add", self.veth, "type", "veth", "peer", "name", "eth0", "netns", self.name),
+            ("addr", "add", f"{self.host_ip}/30", "dev", self.veth),
+            ("link", "set", self.veth, "up"),
+            ("-n", self.name, "addr", "add", f"{self.ip}/30", "dev", "eth0"),
+            ("-n", self.name, "link", "set", "eth0", "up"),
+            ("-n", self.name, "link", "set", "lo", "up"),
+        ]
+        if all(self._ip(*step) for step in steps):
+            return True
+        self.remove()
+        return False
+
+    def wrap(self, cmd: list[str]) -> list[str]:
+        """``cmd`` run inside the namespace (``ip netns exec`` execs it: the same process)."""
+        return ["ip", "netns", "exec", self.name, *cmd]
+
+    def remove(self) -> None:
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, check=False)
+        subprocess.run(["ip", "link", "del", self.veth], capture_output=True, check=False)
+
+
 def balancer_maxconn() -> int:
     """The connections HAProxy may hold: it needs two descriptors for each (the client's and
     the server's) and refuses to start if the open-files hard limit cannot give them."""
@@ -150,6 +199,7 @@ class Postgres:
     """A PostgreSQL cluster of its own (initdb in ``root``), on 127.0.0.1:``port``."""
 
     def __init__(self, root: Path, port: int | None = None) -> None:
+        self.listen = ["127.0.0.1"]  # and the host's end of each node's namespace
         bindir = postgres_bindir()
         if bindir is None:
             raise ToolMissing("initdb: install PostgreSQL's server package")
@@ -171,12 +221,15 @@ class Postgres:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.write(
-                f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                f"port = {self.port}\nlisten_addresses = '{','.join(self.listen)}'\n"
                 f"unix_socket_directories = '{self.root}'\n"
                 # A scratch cluster: durability traded for speed (nothing here outlives it).
                 "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
                 "max_connections = 200\n"
             )
+        with open(self.data / "pg_hba.conf", "a") as hba:
+            for addr in self.listen[1:]:  # a namespace's node comes from the next address
+                hba.write(f"host all all {addr.rsplit('.', 1)[0]}.0/24 trust\n")
 
     def start(self) -> None:
         self._run(
@@ -190,8 +243,8 @@ class Postgres:
     def createdb(self, name: str) -> None:
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
 
-    def url(self, db: str = "backalley") -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{db}"
+    def url(self, db: str = "backalley", host: str = "127.0.0.1") -> str:
+        return f"postgres://postgres@{host}:{self.port}/{db}"
 
 
 class Redis:
@@ -202,9 +255,14 @@ class Redis:
         if exe is None:
             raise ToolMissing("redis-server: install Redis")
         self.port = port or free_port()
-        cmd = [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-        cmd += ["--appendonly", "no", "--dir", str(root), "--protected-mode", "no"]
-        self.node = Node("redis", cmd, dict(os.environ), root / "redis.log")
+        self.exe, self.root = exe, root
+        self.bind(["127.0.0.1"])
+
+    def bind(self, addrs: list[str]) -> None:
+        """Listen on these addresses (before :meth:`start`)."""
+        cmd = [self.exe, "--port", str(self.port), "--bind", *addrs, "--save", ""]
+        cmd += ["--appendonly", "no", "--dir", str(self.root), "--protected-mode", "no"]
+        self.node = Node("redis", cmd, dict(os.environ), self.root / "redis.log")
 
     def start(self) -> None:
         import redis
@@ -215,8 +273,8 @@ class Redis:
     def stop(self) -> None:
         self.node.stop()
 
-    def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
+    def url(self, db: int = 0, host: str = "127.0.0.1") -> str:
+        return f"redis://{host}:{self.port}/{db}"
 
 
 class Cluster:
@@ -233,6 +291,7 @@ class Cluster:
         workers: int = 1,
         balancer: bool = False,
         balancers: int = 1,
+        netns: bool = False,
         env: dict[str, str] | None = None,
         root: Path | None = None,
         worker_log_level: str = "WARNING",
@@ -255,19 +314,25 @@ class Cluster:
         # on Linux; the kernel spreads the connections): each needs two descriptors per
         # connection, so N of them hold N times what one open-files limit allows.
         self.balancer_count = balancers
+        # With ``netns``, each web node in a network namespace of its own where permitted
+        # (else on its loopback address from ``web``: :attr:`netns_why` says why).
+        self.want_netns = netns
+        self.spaces: list[NetSpace] = []
+        self.netns_why = ""
         self.balancers: list[Node] = []
         self.balancer_port = 0
 
     # --- the environment every process shares -----------------------------------------
-    def env(self) -> dict[str, str]:
+    def env(self, host: str = "127.0.0.1") -> dict[str, str]:
+        """Every process's environment; ``host`` is where it reaches PostgreSQL and Redis."""
         return {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "backalley_site.settings",
-            "DATABASE_URL": self.postgres.url(),
-            "CELERY_BROKER_URL": self.redis.url(0),
-            "LIVE_REDIS_URL": self.redis.url(0),
+            "DATABASE_URL": self.postgres.url(host=host),
+            "CELERY_BROKER_URL": self.redis.url(0, host),
+            "LIVE_REDIS_URL": self.redis.url(0, host),
             "LIVE_CHANNEL_PREFIX": "ba_nodes:live:",
-            "CACHE_URL": self.redis.url(1),
+            "CACHE_URL": self.redis.url(1, host),
             "DJANGO_DEBUG": "false",
             "DJANGO_ALLOWED_HOSTS": "*",
             "BOTS_ALLOW_PRIVATE_WEBHOOKS": "true",
@@ -299,7 +364,26 @@ class Cluster:
     ) -> None:
         self.close()
 
+    def _make_spaces(self) -> None:
+        for i in range(len(self.web_addrs)):
+            space = NetSpace(i)
+            if not space.make():
+                self.netns_why = space.why or "not permitted"
+                for made in self.spaces:
+                    made.remove()
+                self.spaces = []
+                return
+            self.spaces.append(space)
+        self.postgres.listen += [s.host_ip for s in self.spaces]
+        self.redis.bind(["127.0.0.1", *(s.host_ip for s in self.spaces)])
+
+    @property
+    def in_namespaces(self) -> bool:
+        return bool(self.spaces)
+
     def start(self) -> None:
+        if self.want_netns:
+            self._make_spaces()
         self.postgres.init()
         self.postgres.start()
         self.postgres.createdb("backalley")
@@ -328,9 +412,13 @@ class Cluster:
         )
 
     def _web(self, i: int, addr: str) -> Node:
-        port = free_port(addr)
+        space = self.spaces[i] if self.spaces else None
+        if space is not None:  # a namespace of its own: every port free, the host's end
+            addr, port = space.ip, 8000
+        else:
+            port = free_port(addr)
         env = {
-            **self.env(),
+            **self.env(space.host_ip if space else "127.0.0.1"),
             "DB_POOL": "true",
             "DB_POOL_MAX": "8",
             "DB_CONN_MAX_AGE": "0",
@@ -339,6 +427,8 @@ class Cluster:
         cmd = [sys.executable, "-m", "uvicorn", "backalley_site.asgi:application"]
         cmd += ["--host", addr, "--port", str(port), "--no-access-log", "--lifespan", "off"]
         cmd += ["--no-proxy-headers", "--log-level", "warning"]
+        if space is not None:
+            cmd = space.wrap(cmd)
         return Node(f"web{i}", cmd, env, self.root / f"web{i}.log").start()
 
     def _worker(self, i: int) -> Node:
@@ -416,6 +506,8 @@ class Cluster:
             node.stop(timeout=10)
         self.redis.stop()
         self.postgres.stop("immediate")
+        for space in self.spaces:
+            space.remove()
         if self._own_root:
             shutil.rmtree(self.root, ignore_errors=True)
 

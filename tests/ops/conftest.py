@@ -1,7 +1,8 @@
 """The several-nodes tests' cluster (bench/nodes.py), shared by the modules that ask for it:
-two uvicorn web nodes on their own loopback addresses (127.0.0.2, 127.0.0.3) behind HAProxy,
-two Celery workers (the first runs the beat), one PostgreSQL and one Redis, all of the
-tests' own. The outcome of each test's call is kept on its item, so that a fixture can tell
+two uvicorn web nodes behind HAProxy, each in a network namespace of its own (``ip netns``,
+joined to the host by a veth pair) where the machine permits it, else on its own loopback
+address (127.0.0.2, 127.0.0.3); two Celery workers (the first runs the beat), one
+PostgreSQL and one Redis, all of the tests' own. The outcome of each test's call is kept on its item, so that a fixture can tell
 a failure (and print the cluster's logs for it)."""
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ def cluster() -> Iterator[nodes.Cluster]:
         "TOURNAMENTS_START_DUE_EVERY_S": "1",
     }
     with nodes.Cluster(
-        web=WEB, workers=2, balancer=True, env=env, worker_log_level="INFO"
+        web=WEB, workers=2, balancer=True, netns=True, env=env, worker_log_level="INFO"
     ) as started:
+        where = "network namespaces" if started.in_namespaces else "loopback addresses"
+        print(f"web nodes on {where}: {started.web_url(0)}, {started.web_url(1)}")
+        if not started.in_namespaces:
+            print(f"  (no namespaces: {started.netns_why})")
         for worker in started.workers:  # both consuming before any game begins
             nodes.wait_until(lambda w=worker: " ready." in w.log(None), 120, worker.name)  # type: ignore[misc]
         yield started

@@ -1,6 +1,7 @@
-"""Several nodes (bench/nodes.py): two uvicorn web nodes on their own loopback addresses
-(127.0.0.2, 127.0.0.3) behind HAProxy, two Celery workers (the first runs the beat), one
-PostgreSQL and one Redis, all of the test's own and each a process group of its own.
+"""Several nodes (bench/nodes.py, the cluster of tests/ops/conftest.py): two uvicorn web
+nodes behind HAProxy, each in a network namespace of its own where permitted (else on its
+own loopback address), two Celery workers (the first runs the beat), one PostgreSQL and one
+Redis, all of the test's own and each a process group of its own.
 
 Shown here: a move posted through one node reaches the streams held on the other by the
 push (the periodic check is set far beyond the bound asserted); a game of four hosted bots is
