@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-live bench-live-nodes chaos browser haproxy gettext messages icons clean
+.PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-daylong bench-live bench-live-nodes chaos browser haproxy gettext messages icons clean
 
 # The rules engine is a package of its own (engine/, import name backalley_engine): it is
 # installed first, editable, since pip cannot resolve the service's dependency on it from a
@@ -149,6 +149,12 @@ bench-ladder: install
 
 bench-arena: install
 	$(BIN)/python bench/arena.py
+
+# Daylongs (bench/daylong.py): an event's scoring, standings pages and close at ENTRANTS
+# entrants (1,000) with K = 4, every table played through the services in this process, then
+# BOTS (20) bot entrants through one real Celery worker (needs Redis in CELERY_BROKER_URL).
+bench-daylong: install
+	$(BIN)/python bench/daylong.py --entrants $(or $(ENTRANTS),1000) --bots $(or $(BOTS),20)
 
 # Waiting clients (SSE and long polls) against the compose web command; needs PostgreSQL and
 # Redis in DATABASE_URL / CELERY_BROKER_URL. QUICK=1 for a short validation run.
