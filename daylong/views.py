@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -49,6 +50,22 @@ def _row(event: Event) -> dict[str, Any]:
         "title": selectors.event_title(event),
         "state": selectors.event_state(event),
     }
+
+
+# The standings on the event's page, a page at a time (the API answers every line): a
+# template row costs what a JSON line does several times over (docs/daylong.md, Benchmark).
+STANDINGS_PAGE = 100
+
+
+def _standings_page(request: HttpRequest, lines: list[Any], me: Player | None) -> dict[str, Any]:
+    """One page of the standings, and the reader's own line when it is on another page."""
+    page = Paginator(lines, STANDINGS_PAGE).get_page(request.GET.get("page"))
+    my_id = None if me is None else me.pk
+    shown = {line.player_id for line in page.object_list}
+    mine = None
+    if my_id is not None and my_id not in shown:
+        mine = next((line for line in lines if line.player_id == my_id), None)
+    return {"standings_page": page, "my_line": mine, "my_id": my_id}
 
 
 def _my_bots(request: HttpRequest, event: Event) -> list[dict[str, Any]]:
@@ -104,6 +121,7 @@ def daylong_page(request: HttpRequest, pk: int) -> HttpResponse:
             "next_board": None if entry is None else selectors.next_board(entry=entry),
             "breakdown": [] if entry is None else selectors.breakdown(entry=entry),
             "standings": table,
+            **_standings_page(request, table.lines, me),
             "my_bots": _my_bots(request, event),
         },
     )

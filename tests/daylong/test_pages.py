@@ -140,3 +140,23 @@ def test_after_the_close_every_table_with_its_record_link_and_seed(house, eager)
     assert tables.count(seed) == 1  # the called-off table of the same version shows none
     assert re.search(r"not finished in time", tables)
     assert Client().get("/daylong/999999/").status_code == 404
+
+
+def test_the_standings_come_a_page_at_a_time_with_the_readers_own_line(house) -> None:  # type: ignore[no-untyped-def]
+    from daylong.views import STANDINGS_PAGE
+
+    ev = event(title="A crowded day")
+    field = [PlayerFactory() for _ in range(STANDINGS_PAGE + 29)]
+    me = PlayerFactory()
+    for p in [*field, me]:  # the reader entered last: last of the unranked, on page 2
+        services.entry_create(event_id=ev.pk, player=p)
+    c = client_of(me)
+    first = text(c, f"/daylong/{ev.pk}/")
+    rows = re.findall(r"<tr[ >]", first.split('id="standings"')[1].split("</table>")[0])
+    assert len(rows) == 1 + STANDINGS_PAGE + 1  # the head, a page, the reader's own line
+    assert 'id="my-line"' in first and me.name in first and field[-1].name not in first
+    assert 'rel="next"' in first
+    second = text(c, f"/daylong/{ev.pk}/?page=2")
+    rows = re.findall(r"<tr[ >]", second.split('id="standings"')[1].split("</table>")[0])
+    assert len(rows) == 1 + 30 and 'id="my-line"' not in second
+    assert field[-1].name in second and second.count('class="me"') == 1
