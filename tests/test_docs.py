@@ -37,6 +37,7 @@ SETTINGS = ROOT / "backalley_site" / "settings.py"
 OTHERS = {
     "FORWARDED_ALLOW_IPS": "uvicorn's own setting (docs/security.md)",
     "TYPE_CHECKING": "typing.TYPE_CHECKING (docs/layers.md)",
+    "CAP_NET_ADMIN": "the Linux capability network namespaces need (docs/deployment.md)",
 }
 
 _CAPS = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
