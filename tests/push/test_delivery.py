@@ -233,3 +233,46 @@ def test_a_push_is_written_in_its_recipient_s_language(push_service: FakePushSer
     (payload,) = push_service.delivered(phones[game.to_act or 0])
     assert payload["title"] == f"Ditt drag i parti {game.public_id}"
     assert payload["body"] == f"Det är din tur vid bordet (plats {game.to_act})."
+
+
+def test_a_queued_premove_is_never_told_and_the_turn_it_plays_is_not_pushed(
+    push_service: FakePushService,
+) -> None:
+    from backalley_site.errors import DomainError
+    from games.premoves import premove_set
+
+    game, _people, phones = _table(push_service)
+    # Into the play of the first deal, with a trick under way (a lead on the table).
+    for _ in range(40):  # four bids, a redeal or two
+        if statecache_view(game, 0)["phase"] == "playing":
+            break
+        game = play(game, 1)
+    game = play(game, 1)  # the lead
+    mover = game.to_act
+    assert mover is not None
+    nxt = (mover + 1) % 4
+    queued = None
+    for card in statecache_view(game, nxt)["hand"]:
+        try:
+            premove_set(game_id=game.pk, seats=[nxt], action={"card": card})
+        except DomainError:
+            continue  # not one it could play on this trick
+        queued = card
+        break
+    assert queued is not None
+    told_before = [len(push_service.to(p)) for p in phones]
+    seq = game.move_count
+    game = play(game, 1)  # the mover's card; the premove is played in the same commit
+    assert game.move_count == seq + 2  # the mover's card and the premoved one
+    assert len(push_service.to(phones[nxt])) == told_before[nxt]  # its turn was played
+    for phone in phones:
+        for payload in push_service.delivered(phone):
+            _tells_no_secret(game, payload)
+            assert queued not in json.dumps(payload), payload
+
+
+def statecache_view(game: Game, seat: int) -> dict[str, Any]:
+    from games import statecache
+
+    game.refresh_from_db()
+    return statecache.state_for(game).view(seat)
