@@ -396,9 +396,15 @@ class Bench:
         conn = movers.get(token)
         if conn is None:
             conn = movers[token] = await self.http.open()
-        status, legal = await self.http.call(
-            conn, "GET", f"/api/v1/games/{game.public_id}/legal/?seat={seat}", token
-        )
+        path = f"/api/v1/games/{game.public_id}/legal/?seat={seat}"
+        try:
+            status, legal = await self.http.call(conn, "GET", path, token)
+        except (OSError, asyncio.IncompleteReadError):
+            # A keep-alive connection closed while idle: a client opens another and asks
+            # again (a GET may be repeated).
+            conn[1].close()
+            conn = movers[token] = await self.http.open()
+            status, legal = await self.http.call(conn, "GET", path, token)
         if status != 200 or not legal["actions"]:
             return
         actions = legal["actions"]

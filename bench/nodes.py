@@ -427,6 +427,10 @@ class Cluster:
         cmd = [sys.executable, "-m", "uvicorn", "backalley_site.asgi:application"]
         cmd += ["--host", addr, "--port", str(port), "--no-access-log", "--lifespan", "off"]
         cmd += ["--no-proxy-headers", "--log-level", "warning"]
+        # As compose's --keep-alive=75: longer than the balancer keeps an idle connection to
+        # a node, so it never sends a request down one the node is closing (uvicorn's 5 s
+        # default raced it: the client saw its connection closed without an answer).
+        cmd += ["--timeout-keep-alive", "75"]
         if space is not None:
             cmd = space.wrap(cmd)
         return Node(f"web{i}", cmd, env, self.root / f"web{i}.log").start()
@@ -458,7 +462,10 @@ class Cluster:
             # A loaded node's check may take long; a dead one refuses at once.
             "    timeout check 3s\n"
             "    timeout connect 2s\n    timeout client 1h\n"
-            "    timeout server 1h\n    timeout http-request 10s\n    option redispatch\n"
+            "    timeout server 1h\n    timeout http-request 10s\n"
+            # As deploy/haproxy.cfg: an idle client connection is kept 75 s (without it,
+            # http-request's 10 s: a mover's connection idle longer was closed under it).
+            "    timeout http-keep-alive 75s\n    option redispatch\n"
             "    retries 2\n"
             f"frontend site\n    bind 127.0.0.1:{self.balancer_port}\n    default_backend web\n"
             "backend web\n    balance roundrobin\n    option httpchk GET /healthz/\n"
