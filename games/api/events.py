@@ -31,6 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -333,25 +334,43 @@ async def _answer_poll(gate: Admitted, *, inline: bool) -> HttpResponseBase:
     hub = live_hub.get(inline=inline)
     slot = None
     if gate.wait > 0:
-        slot = await hub.slots.acquire(gate.holder, ttl=gate.wait + 30)
+        # Leased for as long as a stream's: the poll's returns reuse it (games.live.slots).
+        slot = await hub.slots.acquire(gate.holder, ttl=gate.wait + 30, lease=SLOT_TTL)
         if slot is None:
             return _too_many()
     watch = hub.watch(gate.game_id)
     _POLLS.inc()
+    answered = False
     try:
         found, snap = await hub.next_events(
             gate.game_id, watch, seat=gate.seat, since=gate.since, timeout=_spread(gate.wait)
         )
+        answered = True
     finally:
         _POLLS.dec()
         hub.unwatch(gate.game_id)
         if slot is not None:
-            await slot.release()
-    # With news, the snapshot that brought it carries the clock as of that read (shared by
-    # every waiter of the game); an answer without news reads the clock as of now, unless
-    # the game has none (thousands of idle long polls time out each minute).
-    clock = snap.clock if found or not snap.timed else await hub.db(_clock, gate.game_id)
-    return JsonResponse({"seq": snap.seq, "status": snap.status, "events": found, "clock": clock})
+            # An answered poll comes straight back for another wait; one whose client left
+            # gives its slot back at once.
+            await slot.release(park=answered)
+    if found:
+        # The snapshot that brought the news carries the clock as of that read, and the
+        # answer is the same for every waiter of the game at this since and seat.
+        key = ("poll", gate.since, gate.seat)
+        body = snap.rendered.get(key)
+        if body is None:
+            body = snap.rendered[key] = _json(snap, found, snap.clock)
+        return HttpResponse(body, content_type="application/json")
+    # Without news, the clock as of now, unless the game has none (thousands of idle long
+    # polls time out each minute).
+    clock = snap.clock if not snap.timed else await hub.db(_clock, gate.game_id)
+    return HttpResponse(_json(snap, found, clock), content_type="application/json")
+
+
+def _json(snap: live_hub.Snapshot, events: list[dict[str, Any]], clock: Any) -> bytes:
+    """A long poll's answer (as JsonResponse would write it)."""
+    body = {"seq": snap.seq, "status": snap.status, "events": events, "clock": clock}
+    return json.dumps(body, cls=DjangoJSONEncoder).encode()
 
 
 def _spread(wait: int) -> float:
@@ -394,10 +413,11 @@ async def _open_stream(gate: Admitted, *, inline: bool) -> HttpResponseBase:
     return response
 
 
-async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[str]:
+async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[str | bytes]:
     # The hub is looked up here: under WSGI, Django drains this iterator in a loop of its own.
     hub = live_hub.get(inline=inline)
     write, beat = (_ndjson, "\n") if gate.ndjson else (_sse, ": keep-alive\n\n")
+    kind = "ndjson" if gate.ndjson else "sse"
     since, clock = gate.since, hub.loop.time
     deadline = clock() + gate.wait
     refreshed = clock()
@@ -416,8 +436,13 @@ async def _stream(gate: Admitted, slot: Any, *, inline: bool) -> AsyncIterator[s
                 gate.game_id, watch, seat=gate.seat, since=since, timeout=wait
             )
             if found:
+                # Written once per snapshot for every stream at this since and seat.
+                key = (kind, since, gate.seat)
+                chunk = snap.rendered.get(key)
+                if chunk is None:
+                    chunk = snap.rendered[key] = write(found).encode()
                 since = found[-1]["seq"]
-                yield write(found)
+                yield chunk
             if snap.done or hub.closing.is_set() or clock() >= deadline:
                 return
             if not found:

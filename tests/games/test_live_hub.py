@@ -68,12 +68,12 @@ def test_a_wait_ends_at_its_timeout_or_at_the_next_wake_up() -> None:
         hub = Hub(loop, inline=True)
         watch = hub.watch(7)
         started = loop.time()
-        await hub._until(watch.changed, 0.05)  # nothing happens: back at the timeout
+        await hub._until(watch, watch.changed, 0.05)  # nothing happens: back at the timeout
         timed_out = loop.time() - started
         changed = watch.changed
         loop.call_later(0.01, hub.wake, 7, 1, "active")
         started = loop.time()
-        await hub._until(changed, 30.0)  # woken long before the timeout
+        await hub._until(watch, changed, 30.0)  # woken long before the timeout
         return timed_out, loop.time() - started, changed.done() and not watch.changed.done()
 
     timed_out, woken, replaced = asyncio.run(scenario())
