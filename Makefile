@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Another apt-get (an unattended upgrade, a second install) may hold its lock: wait for it.
+APT_WAIT := -o DPkg::Lock::Timeout=600
 STAMP := $(VENV)/.installed
 
 .PHONY: install run test test-fast test-engine test-kit lint typecheck bench-engine bench-api bench-bots bench-ladder bench-arena bench-daylong bench-live bench-live-nodes chaos browser haproxy gettext messages icons clean
@@ -43,8 +45,8 @@ install: $(STAMP) $(ENGINE_NATIVE) $(CATALOGS_MO)
 # Debian's package, installed where missing, as `browser` installs Chromium.
 gettext:
 	@command -v msgfmt >/dev/null 2>&1 && command -v xgettext >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gettext >/dev/null; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gettext >/dev/null; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends gettext >/dev/null; \
+	  else sudo apt-get $(APT_WAIT) update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends gettext >/dev/null; fi; }
 
 # New or changed strings into every catalog (untranslated until someone translates them);
 # then translate them in locale/<lang>/LC_MESSAGES/*.po, following docs/glossary.md.
@@ -55,15 +57,15 @@ messages: $(STAMP) gettext
 # Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; \
+	  else sudo apt-get $(APT_WAIT) update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null; fi; }
 
 # Debian's HAProxy, the balancer in front of the web nodes of bench/nodes.py (the several-nodes
 # tests of tests/ops), installed where missing as `browser` installs Chromium.
 haproxy:
 	@command -v haproxy >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null; \
-	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends haproxy >/dev/null; \
+	  else sudo apt-get $(APT_WAIT) update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq --no-install-recommends haproxy >/dev/null; fi; }
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
