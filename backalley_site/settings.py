@@ -449,7 +449,10 @@ PUSH_TURN_WATCH_S = env.float("PUSH_TURN_WATCH_S", default=6 * 3600.0)
 # A device its push service did not answer (or answered 429/5xx) is tried again after this
 # long, doubling at each try (at most 30 min, 8 tries).
 PUSH_RETRY_BACKOFF_S = env.float("PUSH_RETRY_BACKOFF_S", default=30.0)
-CELERY_TASK_ROUTES["push.tasks.*"] = {"queue": "celery"}
+# Queue "notify": the tasks that wait on an outside service (push services, the mail server),
+# consumed by a worker of their own in docker-compose.yml ("push-worker"), so a service that
+# hangs holds none of the game's work.
+CELERY_TASK_ROUTES["push.tasks.*"] = {"queue": "notify"}
 
 # --- The bot arena (bots/arena/, docs/arena.md) ---------------------------------------------
 # The matchmaker's tick: bench faulty bots, play lapsed API-bot turns, start new pairs.

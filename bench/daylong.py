@@ -303,7 +303,7 @@ def bench_worker(bots: int, pool: int, timeout: float) -> None:
             "backalley_site",
             "worker",
             "-Q",
-            "bots,celery,ratings,clock,events",
+            "bots,celery,ratings,clock,events,notify",
             "-c",
             "1",
             "--pool=prefork",

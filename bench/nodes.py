@@ -34,7 +34,7 @@ from types import TracebackType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-QUEUES = "bots,celery,ratings,clock,events"
+QUEUES = "bots,celery,ratings,clock,events,notify"
 
 
 class ToolMissing(RuntimeError):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the web server and a Celery worker (with the beat scheduler embedded) together, on the
-# embedded defaults (SQLite, the filesystem broker). Ctrl-C stops both.
+# embedded defaults (SQLite, the filesystem broker). Ctrl-C stops both. The one worker takes
+# every queue, "notify" (pushes, e-mails) too, which docker-compose gives a worker of its own.
 # The web server is the production one (gunicorn with a uvicorn worker, ASGI), one process
 # reloading on code changes. Without Redis, moves the worker makes (bots, the clock) reach
 # waiting clients by the server's periodic check, every LIVE_CHECK_INTERVAL (1 s) seconds.
@@ -10,7 +11,7 @@ BIN=${VENV:-.venv}/bin
 PORT=${PORT:-8000}
 
 "$BIN/celery" -A backalley_site worker --beat --loglevel=INFO \
-  --queues=celery,bots,ratings,clock,events --concurrency=2 \
+  --queues=celery,bots,ratings,clock,events,notify --concurrency=2 \
   --schedule=var/celerybeat-schedule &
 worker=$!
 trap 'kill $worker 2>/dev/null; wait $worker 2>/dev/null' EXIT INT TERM

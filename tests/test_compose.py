@@ -23,8 +23,11 @@ from django.urls import resolve
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
-APP_SERVICES = ["migrate", "web", "worker", "beat"]
-QUEUES = {"celery", "bots", "ratings", "clock", "events"}
+APP_SERVICES = ["migrate", "web", "worker", "push-worker", "beat"]
+# The game's work, and the notices that wait on outside services (push-worker's alone).
+GAME_QUEUES = {"celery", "bots", "ratings", "clock", "events"}
+NOTIFY_QUEUES = {"notify"}
+QUEUES = GAME_QUEUES | NOTIFY_QUEUES
 
 
 def argv(service: str) -> list[str]:
@@ -70,7 +73,7 @@ def test_application_services_get_their_database_and_broker_from_the_environment
 
 
 def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -> None:
-    for name in ["postgres", "redis", "web", "worker", "beat"]:
+    for name in ["postgres", "redis", "web", "worker", "push-worker", "beat"]:
         check = SERVICES[name]["healthcheck"]
         assert check["test"][0] in {"CMD", "CMD-SHELL"} and len(check["test"]) > 1, name
         assert check["interval"] and check["retries"] >= 1, name
@@ -78,7 +81,7 @@ def test_every_service_has_a_health_check_and_waits_for_healthy_dependencies() -
         deps = SERVICES[name]["depends_on"]
         assert deps["postgres"]["condition"] == "service_healthy"
         assert deps["redis"]["condition"] == "service_healthy"
-    for name in ["web", "worker", "beat"]:
+    for name in ["web", "worker", "push-worker", "beat"]:
         assert SERVICES[name]["depends_on"]["migrate"]["condition"] == (
             "service_completed_successfully"
         )
@@ -136,7 +139,7 @@ def test_the_web_health_check_probes_a_url_that_answers(client: Client) -> None:
     assert response.status_code == 200 and response.json() == {"status": "ok"}
 
 
-@pytest.mark.parametrize("service", ["worker", "beat"])
+@pytest.mark.parametrize("service", ["worker", "push-worker", "beat"])
 def test_celery_services_name_the_projects_celery_app(service: str) -> None:
     args = argv(service)
     assert args[0] == "celery"
@@ -146,18 +149,42 @@ def test_celery_services_name_the_projects_celery_app(service: str) -> None:
     package = importlib.import_module(app_name)
     app = getattr(package, "celery_app", None) or importlib.import_module(f"{app_name}.celery").app
     assert isinstance(app, Celery)
-    assert ("worker" if service == "worker" else "beat") in args
+    assert ("beat" if service == "beat" else "worker") in args
 
 
-def test_the_worker_consumes_every_queue_the_project_routes_to() -> None:
-    queues = set((option(argv("worker"), "--queues") or option(argv("worker"), "-Q")).split(","))
-    assert queues == QUEUES
+def queues_of(service: str) -> set[str]:
+    return set((option(argv(service), "--queues") or option(argv(service), "-Q")).split(","))
+
+
+def test_the_workers_consume_every_queue_the_project_routes_to() -> None:
+    assert queues_of("worker") == GAME_QUEUES
+    assert queues_of("push-worker") == NOTIFY_QUEUES  # and nothing of the game's
+    queues = queues_of("worker") | queues_of("push-worker")
     routed = {r["queue"] for r in getattr(settings, "CELERY_TASK_ROUTES", {}).values()}
     routed |= {
         e.get("options", {}).get("queue", "celery")
         for e in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values()
     }
     assert routed <= queues, f"queues nobody consumes: {sorted(routed - queues)}"
+
+
+def test_pushes_go_to_the_push_worker_which_runs_threads() -> None:
+    """They wait on outside services: a hanging one holds a thread of push-worker's, never a
+    slot of the worker's. Threads, since the push sender shares nothing between calls
+    (pywebpush posts with ``requests`` itself, no session) and every try has a timeout of its
+    own (the threads pool enforces no task time limit)."""
+    from celery import current_app
+
+    from push import sender
+
+    router = current_app.amqp.router
+    for name in ("push.tasks.push_turn", "push.tasks.push_notice"):
+        assert router.route({}, name)["queue"].name == "notify", name
+    args = argv("push-worker")
+    assert option(args, "--pool") == "threads" and int(option(args, "--concurrency") or 0) >= 2
+    assert sender.TIMEOUT_S > 0
+    assert "worker" in SERVICES["push-worker"]["command"]
+    assert SERVICES["push-worker"]["image"] == SERVICES["worker"]["image"]
 
 
 def test_the_dev_runner_consumes_the_same_queues() -> None:
@@ -221,14 +248,15 @@ def test_each_node_counts_its_metrics_in_a_directory_of_its_own() -> None:
     directory (a tmpfs), emptied when the node starts; the worker's endpoint is internal."""
     from backalley_site import gunicorn_conf
 
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "push-worker"):
         folder = SERVICES[name]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
         assert folder in SERVICES[name]["tmpfs"], name
     assert option(argv("web"), "--config") == "python:backalley_site.gunicorn_conf"
     assert callable(gunicorn_conf.on_starting) and callable(gunicorn_conf.child_exit)
-    worker = SERVICES["worker"]
-    port = worker["environment"]["METRICS_WORKER_PORT"]
-    assert port in [str(p) for p in worker["expose"]] and "ports" not in worker
+    for name in ("worker", "push-worker"):  # the push failures are counted in push-worker
+        worker = SERVICES[name]
+        port = worker["environment"]["METRICS_WORKER_PORT"]
+        assert port in [str(p) for p in worker["expose"]] and "ports" not in worker
     assert "METRICS_TOKEN" in SERVICES["web"]["environment"]
 
 

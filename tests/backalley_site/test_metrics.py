@@ -241,7 +241,7 @@ def test_a_stale_heartbeat_is_no_worker(fresh_health: Any) -> None:
 
 
 def test_the_queues_scraped_are_every_queue_routed() -> None:
-    assert set(health.celery_queues()) == {"celery", "bots", "ratings", "clock", "events"}
+    assert set(health.celery_queues()) == {"celery", "bots", "ratings", "clock", "events", "notify"}
 
 
 def test_a_scrape_collector_that_fails_is_named_and_the_rest_served(

@@ -74,7 +74,7 @@ class Worker:
         log_dir: Path,
         extra_env: dict[str, str] | None = None,
         *,
-        queues: str = "bots,celery,ratings,clock,events",
+        queues: str = "bots,celery,ratings,clock,events,notify",
         pool: str = "prefork",
         name: str = "bots-test",
         include: str | None = None,
@@ -178,5 +178,14 @@ def purge_broker() -> None:
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    for key in ("bots", "celery", "ratings", "clock", "events", "unacked", "unacked_index"):
+    for key in (
+        "bots",
+        "celery",
+        "ratings",
+        "clock",
+        "events",
+        "notify",
+        "unacked",
+        "unacked_index",
+    ):
         client.delete(key)
