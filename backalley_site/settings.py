@@ -530,6 +530,26 @@ PG_BIN_DIR = env.str("PG_BIN_DIR", default="")
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Back Alley Club <noreply@localhost>")
+# An SMTP server that does not answer gives up the worker's thread after this long.
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=20.0)
+# --- Outgoing mail (clock/mails.py, docs/deployment.md): each e-mail is a row written with
+# its notice and sent after the commit by a task on queue "notify"; a mail that fails is tried
+# again after MAIL_RETRY_BACKOFF_S, doubling (at most 30 min), MAIL_MAX_ATTEMPTS tries in all,
+# then given up (logged). Every MAIL_SWEEP_EVERY_S the beat sends what has been due for
+# MAIL_LOST_AFTER_S with no task taking it (its worker died, the broker was away), and drops
+# the rows sent (or given up) MAIL_KEEP_DAYS ago.
+MAIL_RETRY_BACKOFF_S = env.float("MAIL_RETRY_BACKOFF_S", default=30.0)
+MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=10)
+MAIL_SWEEP_EVERY_S = env.float("MAIL_SWEEP_EVERY_S", default=60.0)
+MAIL_LOST_AFTER_S = env.float("MAIL_LOST_AFTER_S", default=60.0)
+MAIL_KEEP_DAYS = env.float("MAIL_KEEP_DAYS", default=7.0)
+CELERY_TASK_ROUTES["clock.mail.*"] = {"queue": "notify"}
+CELERY_BEAT_SCHEDULE["clock-mail-send-due"] = {
+    "task": "clock.mail.send_due",
+    "schedule": MAIL_SWEEP_EVERY_S,
+    "options": {"expires": max(1.0, MAIL_SWEEP_EVERY_S - 5)},
+}
+CELERY_BEAT_SCHEDULE["clock-mail-prune"] = {"task": "clock.mail.prune", "schedule": 3600.0}
 
 # --- Operations: logs, metrics, health (docs/deployment.md) ---------------------------------
 # LOG_FORMAT=json: one JSON object per line (python-json-logger), each with the request id

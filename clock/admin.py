@@ -4,6 +4,7 @@ from clock.models import (
     GameClock,
     Notification,
     NotificationPreference,
+    OutgoingMail,
     ReminderSent,
     SeatClock,
     Vacation,
@@ -42,6 +43,27 @@ class NotificationAdmin(admin.ModelAdmin[Notification]):
     list_display = ["player", "kind", "title", "created_at", "read_at"]
     list_filter = ["kind"]
     raw_id_fields = ["player", "game"]
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(admin.ModelAdmin[OutgoingMail]):
+    """What is waiting, sent or given up; read only (a worker owns each row's sending)."""
+
+    list_display = ["pk", "player", "kind", "created_at", "attempts", "next_attempt_at", "sent_at"]
+    list_filter = ["kind", "last_error"]
+    readonly_fields = [
+        "player",
+        "kind",
+        "address",
+        "subject",
+        "body",
+        "created_at",
+        "attempts",
+        "next_attempt_at",
+        "sent_at",
+        "last_error",
+    ]
+    raw_id_fields = ["player"]
 
 
 admin.site.register(NotificationPreference)

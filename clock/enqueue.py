@@ -19,10 +19,16 @@ from django.db import transaction
 PLAY_ABANDONED_SEAT = "clock.tasks.play_abandoned_seat"
 EXPIRE_TURN = "clock.tasks.expire_turn"
 REMIND_TURN = "clock.tasks.remind_turn"
+# Outgoing mail (clock.mails): routed apart, to queue "notify" (CELERY_TASK_ROUTES).
+MAIL_SEND = "clock.mail.send"
 
 
-def on_commit(name: str, *, args: tuple[Any, ...], task_id: str, **options: Any) -> None:
+def on_commit(
+    name: str, *, args: tuple[Any, ...], task_id: str, robust: bool = False, **options: Any
+) -> None:
     """Enqueue the task ``name`` with ``args`` once the current transaction commits (at once
-    outside one). ``task_id`` makes a repeat of the same work the same task."""
+    outside one). ``task_id`` makes a repeat of the same work the same task. ``robust``: a
+    broker that cannot take it is logged, not raised into the committed caller (for work
+    that a beat sweep finds again)."""
     signature = current_app.signature(name, args=args)
-    transaction.on_commit(lambda: signature.apply_async(task_id=task_id, **options))
+    transaction.on_commit(lambda: signature.apply_async(task_id=task_id, **options), robust=robust)

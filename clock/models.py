@@ -217,3 +217,41 @@ PREFERENCE_FIELDS: tuple[str, ...] = (
     "quiet_until",
     "time_zone",
 )
+
+
+class OutgoingMail(models.Model):
+    """One e-mail to send: written in the transaction that decides its notice, sent after
+    the commit by a worker (``clock.mails``), tried again with backoff until it is sent or
+    ``MAIL_MAX_ATTEMPTS`` tries have failed.
+
+    Due while ``next_attempt_at`` is set and has come; a worker claims a row by moving it
+    forward (so the beat finds a row whose worker died once that claim has lapsed).
+    ``last_error`` is the kind of the last failure (an exception's class, an errno's name),
+    never its text: an SMTP server's answer may quote an address or a credential."""
+
+    player = models.ForeignKey("accounts.Player", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=NotificationKind.choices)
+    address = models.EmailField(max_length=254)
+    subject = models.CharField(max_length=255)
+    body = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(
+        null=True, blank=True, help_text="Empty once sent, or given up after the last try."
+    )
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The beat's query: what is due (a partial index, small once mails are sent).
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(next_attempt_at__isnull=False),
+                name="outgoing_mail_due",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"mail {self.pk} ({self.kind}) to player {self.player_id}"

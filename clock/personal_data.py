@@ -1,7 +1,8 @@
 """The clock's part of a person's data (accounts.personal_data, docs/privacy.md).
 
 **Export**: the person's notifications, their notice preferences, their vacations and
-vacation balance.
+vacation balance, and the e-mails kept for them (waiting to be sent, or sent in the last
+``MAIL_KEEP_DAYS``).
 
 **Erase**:
 
@@ -12,9 +13,10 @@ vacation balance.
   untimed games too; the game is rated with the leaver as a loss (docs/ratings.md). A seat
   whose turn it is now is played as soon as the deletion commits. A hosted bot plays on.
 - A vacation under way is ended; the person's notifications, preferences, vacations and
-  reminder records are deleted.
-- Other people's notices that quote the person's (or their bots') name are rewritten with
-  the pseudonym: the notice stays theirs, the name does not.
+  reminder records are deleted, and so are their e-mails, sent or still waiting (each
+  holds their address): a waiting one is never sent.
+- Other people's notices and e-mails that quote the person's (or their bots') name are
+  rewritten with the pseudonym: the notice stays theirs, the name does not.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from clock.models import (
     PREFERENCE_FIELDS,
     Notification,
     NotificationPreference,
+    OutgoingMail,
     ReminderSent,
     Vacation,
 )
@@ -75,6 +78,18 @@ def export_clock(subject: personal_data.Subject) -> dict[str, Any]:
                 "days_charged": v.days_charged,
             }
             for v in Vacation.objects.filter(player=player).order_by("started_at")
+        ],
+        "mails": [
+            {
+                "kind": m.kind,
+                "to": m.address,
+                "subject": m.subject,
+                "body": m.body,
+                "created_at": _iso(m.created_at),
+                "sent_at": _iso(m.sent_at),
+                "attempts": m.attempts,
+            }
+            for m in OutgoingMail.objects.filter(player=player).order_by("created_at", "pk")
         ],
         "vacation_balance": {
             "days_played": balance.days_played,
@@ -131,10 +146,13 @@ def erase_clock(erasure: personal_data.Erasure) -> None:
     NotificationPreference.objects.filter(player=player).delete()
     Vacation.objects.filter(player=player).delete()
     ReminderSent.objects.filter(player=player).delete()
+    erasure.count("mails", OutgoingMail.objects.filter(player=player).delete()[0])
     names = erasure.names()
     quoting = Q()
+    quoting_mail = Q()
     for old in names:
         quoting |= Q(title__icontains=old) | Q(body__icontains=old)
+        quoting_mail |= Q(subject__icontains=old) | Q(body__icontains=old)
     rewritten = 0
     for notice in Notification.objects.filter(quoting):
         title, body = _rewrite(notice.title, names), _rewrite(notice.body, names)
@@ -142,6 +160,13 @@ def erase_clock(erasure: personal_data.Erasure) -> None:
             Notification.objects.filter(pk=notice.pk).update(title=title, body=body)
             rewritten += 1
     erasure.count("others_notices_rewritten", rewritten)
+    rewritten = 0
+    for mail in OutgoingMail.objects.filter(quoting_mail):
+        subject, body = _rewrite(mail.subject, names), _rewrite(mail.body, names)
+        if (subject, body) != (mail.subject, mail.body):
+            OutgoingMail.objects.filter(pk=mail.pk).update(subject=subject, body=body)
+            rewritten += 1
+    erasure.count("others_mails_rewritten", rewritten)
 
 
 def install() -> None:

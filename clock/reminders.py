@@ -3,9 +3,10 @@ waiting on each player — in the app and by e-mail, each kind switchable by the
 
 Exactly once: each reminder first inserts its ``ReminderSent`` row (unique per player,
 kind and key) in the transaction that writes the notification; a second run, or a racing
-one, finds the row and sends nothing. The e-mail leaves only after that transaction
-commits, so a rolled-back reminder never mails; a mail server failing at that moment loses
-that one mail rather than ever sending it twice.
+one, finds the row and sends nothing. The e-mail is an outgoing-mail row written in that
+same transaction (``clock.mails``) and sent by a worker after it commits, so a rolled-back
+reminder never mails, and a mail server failing at that moment delays the mail (tried
+again with backoff) rather than losing it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import logging
 from collections import defaultdict
 from datetime import datetime
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -24,7 +23,7 @@ from django.utils.translation import ngettext
 
 from accounts.languages import in_language_of
 from accounts.models import Player
-from clock import signals
+from clock import mails, signals
 from clock.models import (
     GameClock,
     Notification,
@@ -92,9 +91,7 @@ def deliver(
             Notification.objects.create(player=player, kind=kind, game=game, title=title, body=body)
         address = player.user.email if player.user_id and player.user else ""
         if email and address:
-            transaction.on_commit(
-                lambda: send_mail(title, body, settings.DEFAULT_FROM_EMAIL, [address])
-            )
+            mails.mail_queue(player=player, kind=kind, address=address, subject=title, body=body)
     return True
 
 

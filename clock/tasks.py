@@ -8,16 +8,22 @@ second run, or two ticks racing, changes nothing more (see ``clock.sweeper`` and
 an abandoned seat, so the house bot answers at once instead of at the next tick;
 ``expire_turn`` and ``remind_turn`` are enqueued with an ETA for a turn due soon
 (``clock.services.schedule_turn``), so short moves keep their time to the second.
+
+The outgoing-mail tasks (``clock.mail.*``, ``clock.mails``) run on queue "notify" instead,
+with the pushes: they wait on an outside service, the mail server, and must never hold up
+the clock. ``mail_send`` is enqueued as each mail's notice commits, and again after a
+backoff when the try failed; the beat's ``mail_send_due`` sends what no task took, and
+``mail_prune`` drops the rows sent days ago.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
-from clock import enqueue, reminders, sweeper
+from clock import enqueue, mails, reminders, sweeper
 from clock.services import clock_sync
 from games.models import Game
 
@@ -84,3 +90,25 @@ def play_abandoned_seat(game_id: int, seq: int) -> str:
     if Game.objects.filter(pk=game_id, move_count=seq).exists():
         return sweeper.abandoned_play(game_id=int(game_id), seq=int(seq)).outcome
     return "already_played"
+
+
+@shared_task(name=enqueue.MAIL_SEND, bind=True, soft_time_limit=50, time_limit=60, **COMMON)
+def mail_send(self: Task, mail_id: int) -> str:
+    """Send one outgoing mail if it is due; after a failed try, this task again once its
+    backoff has passed (the beat's sweep is the backstop if that task is lost)."""
+    attempt = mails.mail_send(mail_id=int(mail_id))
+    if attempt.retry_in is not None and not self.request.is_eager:
+        mail_send.apply_async(args=(mail_id,), countdown=attempt.retry_in)
+    return attempt.outcome
+
+
+@shared_task(name="clock.mail.send_due", soft_time_limit=50, time_limit=60, **COMMON)
+def mail_send_due() -> int:
+    """The beat's sweep: send the mails due that no task took."""
+    return mails.mails_send_due()
+
+
+@shared_task(name="clock.mail.prune", soft_time_limit=240, time_limit=300, **COMMON)
+def mail_prune() -> int:
+    """Drop the mails sent (or given up) ``MAIL_KEEP_DAYS`` ago."""
+    return mails.mails_prune()

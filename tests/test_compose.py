@@ -168,7 +168,7 @@ def test_the_workers_consume_every_queue_the_project_routes_to() -> None:
     assert routed <= queues, f"queues nobody consumes: {sorted(routed - queues)}"
 
 
-def test_pushes_go_to_the_push_worker_which_runs_threads() -> None:
+def test_pushes_and_mails_go_to_the_push_worker_which_runs_threads() -> None:
     """They wait on outside services: a hanging one holds a thread of push-worker's, never a
     slot of the worker's. Threads, since the push sender shares nothing between calls
     (pywebpush posts with ``requests`` itself, no session) and every try has a timeout of its
@@ -178,11 +178,14 @@ def test_pushes_go_to_the_push_worker_which_runs_threads() -> None:
     from push import sender
 
     router = current_app.amqp.router
-    for name in ("push.tasks.push_turn", "push.tasks.push_notice"):
+    for name in ("push.tasks.push_turn", "push.tasks.push_notice", "clock.mail.send"):
         assert router.route({}, name)["queue"].name == "notify", name
+    beat = {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+    for name in ("clock.mail.send_due", "clock.mail.prune"):
+        assert name in beat and router.route({}, name)["queue"].name == "notify", name
     args = argv("push-worker")
     assert option(args, "--pool") == "threads" and int(option(args, "--concurrency") or 0) >= 2
-    assert sender.TIMEOUT_S > 0
+    assert sender.TIMEOUT_S > 0 and settings.EMAIL_TIMEOUT > 0
     assert "worker" in SERVICES["push-worker"]["command"]
     assert SERVICES["push-worker"]["image"] == SERVICES["worker"]["image"]
 

@@ -2,7 +2,8 @@
 
 Zelda has a rated finished game, a running untimed game in which it is her turn, a running
 timed game with her API bot and her hosted bot, a waiting game she created, an
-invitation to her and one from her (so another player's notice quotes her name), a keyed
+invitation to her and one from her (so another player's notice, and its e-mail, quotes her
+name), an e-mail to her still waiting to be sent, a keyed
 move (its stored answer names the seats), tokens, a webhook bot in a waiting game, a bot
 that never played, a tournament she organises and one she entered, her notices and
 preferences, a failed login and a session. Every distinctive string of hers is in TRACES.
@@ -11,15 +12,17 @@ preferences, a failed login and a session. Every distinctive string of hers is i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Player
 from bots.models import Bot, BotKind
-from clock.models import Notification, NotificationKind
+from clock.models import Notification, NotificationKind, OutgoingMail
 from clock.reminders import preferences_for
 from games import invitations
 from games.models import Game, GameStatus
@@ -105,6 +108,17 @@ def build(*, finished: bool = True) -> World:
 
     Notification.objects.create(
         player=zelda, kind=NotificationKind.REMINDER, title=f"{NAME}: your move", body="…"
+    )
+    # A mail its server has not taken yet (tried again in an hour).
+    OutgoingMail.objects.create(
+        player=zelda,
+        kind=NotificationKind.DIGEST,
+        address=EMAIL,
+        subject=f"{NAME}, 1 game waiting on you",
+        body="It is your turn in: …",
+        attempts=1,
+        last_error="SMTPServerDisconnected",
+        next_attempt_at=timezone.now() + timedelta(hours=1),
     )
     prefs = preferences_for(zelda)
     prefs.digest_email = False

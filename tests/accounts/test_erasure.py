@@ -19,6 +19,7 @@ from accounts.models import ApiToken, Player
 from accounts.privacy import WrongPassword, account_delete
 from backalley_engine.records import validate_record
 from bots.models import Bot, BotStatus
+from clock.models import OutgoingMail
 from games import selectors
 from games.models import Game, GameStatus, Move, Seat, SubmittedBy
 from ladder.models import PlayerRating
@@ -89,6 +90,11 @@ def test_a_deleted_account_leaves_nothing_of_the_person_in_any_table() -> None:
 
     # The log line names the pseudonym and what was erased, never the old name.
     assert erasure.erased["tokens"] == 2 and erasure.erased["seats_handed_to_house"] >= 2
+    # Her e-mails, the one sent (an invitation to her) and the one waiting, are gone; the
+    # mail another person was sent of her invitation names the pseudonym.
+    assert not OutgoingMail.objects.filter(player=zelda).exists()
+    assert erasure.erased["mails"] >= 2 and erasure.erased["others_mails_rewritten"] >= 1
+    assert OutgoingMail.objects.filter(body__contains=erasure.pseudonym).exists()
 
 
 def test_running_games_go_on_with_the_house_bot_in_the_deleted_seats() -> None:

@@ -73,6 +73,10 @@ def test_the_archive_holds_their_data_and_no_card_they_could_not_see(world: Worl
     assert bots["ZeldaHook"]["webhook_url"] == HOOK_URL
     assert archive["clock"]["preferences"]["digest_email"] is False
     assert any(n["title"].startswith(NAME) for n in archive["clock"]["notifications"])
+    waiting = [m for m in archive["clock"]["mails"] if m["sent_at"] is None]
+    assert {m["to"] for m in waiting} == {EMAIL} and any(
+        m["subject"].startswith(NAME) for m in waiting
+    )
     assert archive["tournaments"]["organised"][0]["name"] == f"{NAME}'s cup"
     assert archive["tournaments"]["entries"][0]["status"] == "pending"  # her partner to confirm
     assert len(archive["games"]["invitations"]) >= 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -144,6 +145,18 @@ def test_a_bot_can_accept_invitations_automatically_from_anyone_or_listed_player
     assert _create(client_for(stranger.user), seats).json()["seats"][1]["player"] == bot.name
 
 
+@pytest.fixture
+def _mail_tasks_inline() -> Iterator[None]:
+    """The mail's task (queue "notify", sent once the invitation commits) runs in the test."""
+    from backalley_site.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.mark.usefixtures("_mail_tasks_inline")
 def test_the_invitee_is_notified_in_app_and_by_email_as_allowed(settings: Any) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     me, bob, carol = PlayerFactory(), PlayerFactory(), PlayerFactory()
