@@ -136,8 +136,10 @@ def mail_send(*, mail_id: int) -> Attempt:
         )
         return Attempt("retry", wait)
     except Exception as exc:  # not the server's doing (a header it cannot carry): never retried
-        mine.update(next_attempt_at=None, last_error=error_kind(exc))
-        logger.exception("mail %s (%s): given up, it cannot be sent", mail.pk, mail.kind)
+        kind = error_kind(exc)
+        mine.update(next_attempt_at=None, last_error=kind)
+        # The kind only: the exception's words may quote the address.
+        logger.error("mail %s (%s): given up, it cannot be sent (%s)", mail.pk, mail.kind, kind)
         return Attempt("given_up")
     mine.update(sent_at=timezone.now(), next_attempt_at=None, last_error="")
     return Attempt("sent")

@@ -65,12 +65,11 @@ class Slot:
 
 
 class Slots:
-    """``parks``: whether answered polls' slots are parked (a hub on a loop that lives as
-    long as its process; not the temporary loop of a sync caller)."""
-
-    def __init__(self, *, shared: bool, parks: bool | None = None) -> None:
+    def __init__(self, *, shared: bool) -> None:
         self.shared = shared  # counted in Redis (when configured) for every server process
-        self.parks = shared if parks is None else parks
+        # Answered polls' slots are parked only by a hub whose loop lives as long as its
+        # process (a shared one), never on the temporary loop of a sync caller.
+        self.parks = shared
         self.local: Counter[str] = Counter()
         self.parked: dict[str, list[tuple[Slot, float]]] = {}  # holder -> (slot, since when)
         self._flusher: asyncio.Task[None] | None = None
